@@ -1,0 +1,3 @@
+from claimgraph.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,274 @@
+"""One Store interface, two backends: embedded pyoxigraph and a remote SPARQL 1.1 endpoint.
+
+Every write that replaces papers is a single SPARQL UPDATE request, which both
+Oxigraph and any SPARQL 1.1 server apply as one transaction: a concurrent reader
+sees a paper's old graphs or its new graphs, never a half.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+
+import pyoxigraph
+from pyoxigraph import (
+    DefaultGraph,
+    Literal,
+    NamedNode,
+    Quad,
+    QueryBoolean,
+    QueryResultsFormat,
+    QuerySolutions,
+    QueryTriples,
+    RdfFormat,
+    Triple,
+)
+
+from claimgraph.errors import StoreError
+from claimgraph.sparql import Term, bind
+
+QueryResult = QuerySolutions | QueryBoolean | QueryTriples | Iterator[Triple]
+Row = dict[str, Term]
+
+EXPORT_FORMATS: dict[str, RdfFormat] = {
+    "ttl": RdfFormat.TURTLE,
+    "trig": RdfFormat.TRIG,
+    "nq": RdfFormat.N_QUADS,
+    "nt": RdfFormat.N_TRIPLES,
+}
+
+
+def ntriples(triples: Iterable[Triple]) -> str:
+    """Triples as N-Triples text, escaped by the RDF library."""
+    return pyoxigraph.serialize(list(triples), format=RdfFormat.N_TRIPLES).decode("utf-8")
+
+
+def replace_graphs_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
+    """One SPARQL UPDATE that drops and refills each graph."""
+    operations = []
+    for graph, triples in graphs.items():
+        operations.append(f"DROP SILENT GRAPH {graph}")
+        body = ntriples(triples)
+        if body.strip():
+            operations.append(f"INSERT DATA {{ GRAPH {graph} {{\n{body}}} }}")
+    return " ;\n".join(operations)
+
+
+class Store(ABC):
+    """A quad store addressed with SPARQL 1.1; every paper is one named graph."""
+
+    location: str
+
+    @abstractmethod
+    def _query(self, sparql: str) -> QueryResult: ...
+
+    @abstractmethod
+    def _update(self, sparql: str) -> None: ...
+
+    @abstractmethod
+    def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
+        """Quads of one named graph, or of every named graph."""
+
+    def close(self) -> None:
+        """Release the backend (the embedded store's lock)."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:
+        return self._query(bind(sparql, bindings))
+
+    def update(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> None:
+        self._update(bind(sparql, bindings))
+
+    def select(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> list[Row]:
+        """SELECT results as a list of {variable: term} (unbound variables left out)."""
+        result = self.query(sparql, bindings)
+        if not isinstance(result, QuerySolutions):
+            raise StoreError("select() needs a SELECT query")
+        names = [variable.value for variable in result.variables]
+        rows = []
+        for solution in result:
+            row = {}
+            for name in names:
+                value = solution[name]
+                if value is not None:
+                    row[name] = value
+            rows.append(row)
+        return rows
+
+    def ask(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> bool:
+        return bool(self.query(sparql, bindings))
+
+    def scalar(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> int:
+        """The integer value of a one-row, one-column SELECT (a COUNT)."""
+        rows = self.select(sparql, bindings)
+        if not rows or not rows[0]:
+            return 0
+        (value,) = rows[0].values()
+        return int(value.value)
+
+    def replace_graphs(self, graphs: Mapping[NamedNode, Iterable[Triple]]) -> None:
+        """Atomically replace the content of several named graphs."""
+        if graphs:
+            self._update(replace_graphs_update(graphs))
+
+    def replace_graph(self, graph: NamedNode, triples: Iterable[Triple]) -> None:
+        self.replace_graphs({graph: triples})
+
+    def drop_graphs(self, graphs: Iterable[NamedNode]) -> None:
+        operations = [f"DROP SILENT GRAPH {graph}" for graph in graphs]
+        if operations:
+            self._update(" ;\n".join(operations))
+
+    def triples(self, graph: NamedNode) -> list[Triple]:
+        return [quad.triple for quad in self.quads(graph)]
+
+    def graph_names(self) -> list[NamedNode]:
+        rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g")
+        return [row["g"] for row in rows]  # type: ignore[misc]
+
+    def count_triples(self, graph: NamedNode | None = None) -> int:
+        if graph is None:
+            return self.scalar("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
+        return self.scalar("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph})
+
+    def serialize(self, rdf_format: RdfFormat, graphs: Iterable[NamedNode] | None = None, prefixes: Mapping[str, str] | None = None) -> bytes:
+        """The chosen graphs (all named graphs by default) in an RDF syntax.
+
+        Formats without named graphs (Turtle, N-Triples) get the union of the triples.
+        """
+        chosen = list(graphs) if graphs is not None else None
+        quads: list[Quad] = []
+        for graph in chosen if chosen is not None else [None]:
+            quads.extend(self.quads(graph))
+        items: list[Quad] | list[Triple] = quads
+        if not rdf_format.supports_datasets:
+            items = list(dict.fromkeys(quad.triple for quad in quads))
+        return pyoxigraph.serialize(items, format=rdf_format, prefixes=dict(prefixes or {}))
+
+
+class EmbeddedStore(Store):
+    """pyoxigraph's on-disk store in a directory (or in memory when path is None)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.location = str(path) if path is not None else ":memory:"
+        try:
+            if path is None:
+                self._store = pyoxigraph.Store()
+            else:
+                Path(path).mkdir(parents=True, exist_ok=True)
+                self._store = pyoxigraph.Store(str(path))
+        except OSError as error:
+            raise StoreError(f"cannot open the store at {path}: {error}") from error
+
+    def _query(self, sparql: str) -> QueryResult:
+        try:
+            return self._store.query(sparql)
+        except SyntaxError as error:
+            raise StoreError(f"SPARQL syntax error: {error}") from error
+        except OSError as error:
+            raise StoreError(f"query failed on {self.location}: {error}") from error
+
+    def _update(self, sparql: str) -> None:
+        try:
+            self._store.update(sparql)
+        except SyntaxError as error:
+            raise StoreError(f"SPARQL UPDATE syntax error: {error}") from error
+        except OSError as error:
+            raise StoreError(f"update failed on {self.location}: {error}") from error
+
+    def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
+        for quad in self._store.quads_for_pattern(None, None, None, graph):
+            if not isinstance(quad.graph_name, DefaultGraph):
+                yield quad
+
+    def close(self) -> None:
+        self._store.flush()
+        del self._store
+
+
+class RemoteStore(Store):
+    """A SPARQL 1.1 Query + Update endpoint pair over plain HTTP.
+
+    ``from_base_url`` follows the Oxigraph server layout (``/query``, ``/update``);
+    other servers (Fuseki, GraphDB, QLever, Virtuoso) pass their own URLs.
+    """
+
+    def __init__(self, query_url: str, update_url: str, timeout: float = 120.0) -> None:
+        self.query_url = query_url
+        self.update_url = update_url
+        self.location = query_url
+        self.timeout = timeout
+
+    @classmethod
+    def from_base_url(cls, base_url: str) -> RemoteStore:
+        base = base_url.rstrip("/")
+        return cls(f"{base}/query", f"{base}/update")
+
+    def _post(self, url: str, body: str, content_type: str, accept: str | None = None) -> tuple[str, bytes]:
+        headers = {"Content-Type": f"{content_type}; charset=utf-8"}
+        if accept:
+            headers["Accept"] = accept
+        request = urllib.request.Request(url, data=body.encode("utf-8"), headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return response.headers.get("Content-Type", ""), response.read()
+        except urllib.error.HTTPError as error:
+            detail = error.read().decode("utf-8", "replace").strip().splitlines()
+            reason = detail[0][:300] if detail else error.reason
+            raise StoreError(f"SPARQL endpoint {url} answered {error.code}: {reason}") from error
+        except (urllib.error.URLError, OSError) as error:
+            raise StoreError(f"cannot reach SPARQL endpoint {url}: {error}") from error
+
+    def _query(self, sparql: str) -> QueryResult:
+        content_type, payload = self._post(
+            self.query_url,
+            sparql,
+            "application/sparql-query",
+            accept="application/sparql-results+json, application/n-triples;q=0.9",
+        )
+        if "sparql-results+json" in content_type:
+            return pyoxigraph.parse_query_results(payload, QueryResultsFormat.JSON)
+        return iter(pyoxigraph.parse(payload, format=RdfFormat.N_TRIPLES))
+
+    def _update(self, sparql: str) -> None:
+        self._post(self.update_url, sparql, "application/sparql-update")
+
+    def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
+        if graph is None:
+            rows = self.select("SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }")
+            for row in rows:
+                yield Quad(row["s"], row["p"], row["o"], row["g"])  # type: ignore[arg-type]
+            return
+        rows = self.select("SELECT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph})
+        for row in rows:
+            yield Quad(row["s"], row["p"], row["o"], graph)  # type: ignore[arg-type]
+
+
+def open_store(location: str | Path) -> Store:
+    """An http(s) URL opens a remote endpoint; anything else is an embedded store directory."""
+    text = str(location)
+    if text.startswith(("http://", "https://")):
+        return RemoteStore.from_base_url(text)
+    return EmbeddedStore(text)
+
+
+def literal_value(term: Term | None) -> str | None:
+    """The lexical value of a literal (or IRI), None when unbound."""
+    if term is None:
+        return None
+    return term.value if isinstance(term, (Literal, NamedNode)) else str(term)
+
+
+def dumps_rows(rows: list[Row]) -> str:
+    """Rows as JSON with lexical values, for the CLI's json output."""
+    return json.dumps([{key: literal_value(value) for key, value in row.items()} for row in rows], ensure_ascii=False, indent=2)
