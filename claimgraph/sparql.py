@@ -73,3 +73,11 @@ def resolve_query(text_or_name: str) -> str:
             f"no query named {text_or_name!r}; shipped queries: {', '.join(named) or 'none'}"
         )
     return text_or_name
+
+
+def read_named_query(name: str) -> str:
+    """Text of a shipped query (sparql/queries/NAME.rq)."""
+    path = list_named_queries().get(name)
+    if path is None:
+        raise QueryNotFoundError(f"no shipped query named {name!r}")
+    return path.read_text(encoding="utf-8")

@@ -49,13 +49,19 @@ def ntriples(triples: Iterable[Triple]) -> str:
 
 
 def replace_graphs_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
-    """One SPARQL UPDATE that drops and refills each graph."""
-    operations = []
+    """One SPARQL UPDATE that drops each graph, then refills them all.
+
+    All graphs go into a single INSERT DATA: SPARQL forbids sharing a blank node
+    between two INSERT DATA blocks, and a blank node may link a paper's graphs.
+    """
+    operations = [f"DROP SILENT GRAPH {graph}" for graph in graphs]
+    blocks = []
     for graph, triples in graphs.items():
-        operations.append(f"DROP SILENT GRAPH {graph}")
         body = ntriples(triples)
-        if body.strip():
-            operations.append(f"INSERT DATA {{ GRAPH {graph} {{\n{body}}} }}")
+        if body:
+            blocks.append(f"GRAPH {graph} {{\n{body}}}")
+    if blocks:
+        operations.append("INSERT DATA {\n" + "\n".join(blocks) + "\n}")
     return " ;\n".join(operations)
 
 
@@ -161,6 +167,7 @@ class EmbeddedStore(Store):
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.location = str(path) if path is not None else ":memory:"
+        self._store: pyoxigraph.Store | None = None
         try:
             if path is None:
                 self._store = pyoxigraph.Store()
@@ -172,28 +179,34 @@ class EmbeddedStore(Store):
 
     def _query(self, sparql: str) -> QueryResult:
         try:
-            return self._store.query(sparql)
+            return self._open().query(sparql)
         except SyntaxError as error:
             raise StoreError(f"SPARQL syntax error: {error}") from error
-        except OSError as error:
+        except (OSError, ValueError) as error:
             raise StoreError(f"query failed on {self.location}: {error}") from error
 
     def _update(self, sparql: str) -> None:
         try:
-            self._store.update(sparql)
+            self._open().update(sparql)
         except SyntaxError as error:
             raise StoreError(f"SPARQL UPDATE syntax error: {error}") from error
-        except OSError as error:
+        except (OSError, ValueError) as error:
             raise StoreError(f"update failed on {self.location}: {error}") from error
 
+    def _open(self) -> pyoxigraph.Store:
+        if self._store is None:
+            raise StoreError(f"the store at {self.location} is closed")
+        return self._store
+
     def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
-        for quad in self._store.quads_for_pattern(None, None, None, graph):
+        for quad in self._open().quads_for_pattern(None, None, None, graph):
             if not isinstance(quad.graph_name, DefaultGraph):
                 yield quad
 
     def close(self) -> None:
-        self._store.flush()
-        del self._store
+        if self._store is not None:
+            self._store.flush()
+            self._store = None
 
 
 class RemoteStore(Store):
@@ -238,7 +251,7 @@ class RemoteStore(Store):
         )
         if "sparql-results+json" in content_type:
             return pyoxigraph.parse_query_results(payload, QueryResultsFormat.JSON)
-        return iter(pyoxigraph.parse(payload, format=RdfFormat.N_TRIPLES))
+        return (quad.triple for quad in pyoxigraph.parse(payload, format=RdfFormat.N_TRIPLES))
 
     def _update(self, sparql: str) -> None:
         self._post(self.update_url, sparql, "application/sparql-update")

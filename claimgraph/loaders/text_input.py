@@ -44,7 +44,7 @@ def _ends_with_abbreviation(chunk: str) -> bool:
     words = chunk.rstrip().split()
     if not words:
         return False
-    last = words[-1].rstrip(".").lower()
+    last = words[-1].strip("([{\"'").rstrip(".").lower()
     return last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())
 
 

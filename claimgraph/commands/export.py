@@ -1,0 +1,32 @@
+"""``claimgraph export``: the store's paper graphs as Turtle, TriG, N-Quads or JSON-LD."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from claimgraph.commands import iri_scheme, store_from
+from claimgraph.console import err
+from claimgraph.export import EXPORT_FORMAT_NAMES, export
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("export", help="export paper graphs")
+    parser.add_argument("--format", choices=EXPORT_FORMAT_NAMES, default="trig")
+    parser.add_argument("--paper", action="append", help="paper id (repeatable); default all papers")
+    parser.add_argument("-o", "--output", type=Path, help="output file; default standard output")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    with store_from(args) as store:
+        data = export(store, args.format, args.paper, iri_scheme(args))
+    if args.output:
+        tmp = args.output.with_name(args.output.name + ".part")
+        tmp.write_bytes(data)
+        tmp.replace(args.output)
+        err.print(f"wrote {len(data):,} bytes to {args.output}")
+    else:
+        sys.stdout.buffer.write(data)
+    return 0

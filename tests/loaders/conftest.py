@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ARCHE_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "arche"
+SAMPLE_PAPERS = ["s41467-025-55907-w", "s41467-025-56034-2", "s41467-025-56871-1", "s41467-025-56283-1"]
+
+
+@pytest.fixture
+def arche_dir() -> Path:
+    if not ARCHE_DIR.is_dir():
+        pytest.skip(f"ARCHE data not found at {ARCHE_DIR}")
+    return ARCHE_DIR
+
+
+@pytest.fixture(params=SAMPLE_PAPERS)
+def arche_paper(request: pytest.FixtureRequest, arche_dir: Path) -> tuple[Path, dict]:
+    path = arche_dir / f"{request.param}.json"
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def write(tmp_path: Path):
+    """Write a file under tmp_path (text or bytes) and return its path."""
+
+    def _write(name: str, content: str | bytes) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        return path
+
+    return _write
