@@ -8,6 +8,8 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.iris import IriScheme
 from claimgraph.loaders.document import Document, Viewpoint
+from claimgraph.sparql import read_named_query
+from claimgraph.store import Store
 from claimgraph.vocab import CG, DCTERMS, PROV, RDF, RDFS, XSD
 
 
@@ -97,3 +99,10 @@ def key_to_property(key: str) -> str:
     """file_info keys (snake_case) as ontology property local names (camelCase)."""
     head, *rest = key.split("_")
     return head + "".join(part.capitalize() for part in rest)
+
+
+def stored_paper_ids(store: Store, iris: IriScheme) -> list[str]:
+    """Ids of the papers whose paper graph is in the store, sorted."""
+    rows = store.select(read_named_query("paper-graphs"))
+    ids = (iris.paper_id_of(row["paper"]) for row in rows)  # type: ignore[arg-type]
+    return sorted(paper_id for paper_id in ids if paper_id is not None)

@@ -7,7 +7,6 @@ sees a paper's old graphs or its new graphs, never a half.
 
 from __future__ import annotations
 
-import json
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -238,7 +237,8 @@ class RemoteStore(Store):
         except urllib.error.HTTPError as error:
             detail = error.read().decode("utf-8", "replace").strip().splitlines()
             reason = detail[0][:300] if detail else error.reason
-            raise StoreError(f"SPARQL endpoint {url} answered {error.code}: {reason}") from error
+            what = "rejected the request as malformed (SPARQL syntax?)" if error.code == 400 else "failed"
+            raise StoreError(f"SPARQL endpoint {url} {what}, HTTP {error.code}: {reason}") from error
         except (urllib.error.URLError, OSError) as error:
             raise StoreError(f"cannot reach SPARQL endpoint {url}: {error}") from error
 
@@ -273,15 +273,3 @@ def open_store(location: str | Path) -> Store:
     if text.startswith(("http://", "https://")):
         return RemoteStore.from_base_url(text)
     return EmbeddedStore(text)
-
-
-def literal_value(term: Term | None) -> str | None:
-    """The lexical value of a literal (or IRI), None when unbound."""
-    if term is None:
-        return None
-    return term.value if isinstance(term, (Literal, NamedNode)) else str(term)
-
-
-def dumps_rows(rows: list[Row]) -> str:
-    """Rows as JSON with lexical values, for the CLI's json output."""
-    return json.dumps([{key: literal_value(value) for key, value in row.items()} for row in rows], ensure_ascii=False, indent=2)

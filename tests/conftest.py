@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +9,7 @@ import pytest
 
 from claimgraph.iris import IriScheme
 from claimgraph.loaders import Document, load_document
+from claimgraph.oxigraph_server import oxigraph_binary, running_oxigraph
 from claimgraph.paper_graph import document_triples
 from claimgraph.store import EmbeddedStore, RemoteStore, Store
 
@@ -37,69 +31,17 @@ HOSTILE_LABELS = [
     "ü 中文 🧪 \u2028 \u202e",
     "control \x01\x07\x08\x0b\x0c\x1b\x1f\x7f chars",
     " ",
+    "",
 ]
-
-
-def _oxigraph_binary() -> str | None:
-    beside_python = Path(sys.executable).with_name("oxigraph")
-    if beside_python.is_file():
-        return str(beside_python)
-    return shutil.which("oxigraph")
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _answers(base_url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{base_url}/query?query=ASK%7B%7D", timeout=1) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")
 def oxigraph_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL (``http://127.0.0.1:PORT``) of a real ``oxigraph serve`` on a temp location."""
-    binary = _oxigraph_binary()
-    if binary is None:
+    if oxigraph_binary() is None:
         pytest.skip("the oxigraph server binary is not installed (pip package 'oxigraph')")
-    folder = tmp_path_factory.mktemp("oxigraph-server")
-    base_url = ""
-    with (folder / "server.log").open("wb") as log:
-        for _attempt in range(3):  # another process may grab the free port first
-            port = _free_port()
-            base_url = f"http://127.0.0.1:{port}"
-            process = subprocess.Popen(
-                [binary, "serve", "--location", str(folder / "data"), "--bind", f"127.0.0.1:{port}"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-            deadline = time.monotonic() + 30
-            while process.poll() is None and time.monotonic() < deadline and not _answers(base_url):
-                time.sleep(0.05)
-            if process.poll() is None and _answers(base_url):
-                break
-            _stop(process)
-        else:
-            log.flush()
-            pytest.fail(f"oxigraph serve did not start: {(folder / 'server.log').read_text(errors='replace')[-2000:]}")
-        try:
-            yield base_url
-        finally:
-            _stop(process)
+    with running_oxigraph(tmp_path_factory.mktemp("oxigraph-server") / "data") as base_url:
+        yield base_url
 
 
 @pytest.fixture(params=["embedded", "remote"])

@@ -148,9 +148,9 @@ def test_store_rejects_non_term_binding(store: Store) -> None:
 
 
 def test_syntax_error_is_a_store_error(store: Store) -> None:
-    with pytest.raises(StoreError, match=r"(?i)syntax|pars"):
+    with pytest.raises(StoreError, match=r"(?i)syntax"):
         store.query("SELEC ?s WHERE { ?s ?p ?o }")
-    with pytest.raises(StoreError, match=r"(?i)syntax|pars"):
+    with pytest.raises(StoreError, match=r"(?i)syntax"):
         store.update("INSERT DATA { <http://a> <http://b> }")
 
 

@@ -14,14 +14,19 @@ from claimgraph.export import EXPORT_FORMAT_NAMES, export
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("export", help="export paper graphs")
     parser.add_argument("--format", choices=EXPORT_FORMAT_NAMES, default="trig")
-    parser.add_argument("--paper", action="append", help="paper id (repeatable); default all papers")
+    parser.add_argument("--paper", action="append", help="paper id (repeatable); default every paper")
+    parser.add_argument(
+        "--graphs", default="paper", help="comma-separated graph kinds per paper: paper,raw,audit (default paper)"
+    )
+    parser.add_argument("--all", action="store_true", help="every named graph in the store (canonical hubs too)")
     parser.add_argument("-o", "--output", type=Path, help="output file; default standard output")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     with store_from(args) as store:
-        data = export(store, args.format, args.paper, iri_scheme(args))
+        kinds = [kind.strip() for kind in args.graphs.split(",") if kind.strip()]
+        data = export(store, args.format, args.paper, iri_scheme(args), kinds, everything=args.all)
     if args.output:
         tmp = args.output.with_name(args.output.name + ".part")
         tmp.write_bytes(data)
