@@ -10,14 +10,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyoxigraph import Literal, NamedNode, Triple
-
+from claimgraph.audit import Activity, activity_triples, now
 from claimgraph.errors import ClaimgraphError
 from claimgraph.iris import IriScheme
 from claimgraph.loaders import Document, find_inputs, load_document
-from claimgraph.paper_graph import document_triples, integer
+from claimgraph.paper_graph import document_triples
 from claimgraph.store import Store
-from claimgraph.vocab import CG, PROV, RDF, RDFS
 
 
 @dataclass(frozen=True)
@@ -32,21 +30,11 @@ class IngestResult:
     failures: list[IngestFailure] = field(default_factory=list)
 
 
-def ingest_activity_triples(document: Document, iris: IriScheme, triple_count: int) -> Iterator[Triple]:
-    """The PROV-O record of loading the paper, for its audit graph."""
-    audit = iris.audit_graph(document.paper_id)
-    activity = NamedNode(f"{audit.value}/activity/load")
-    yield Triple(activity, RDF.type, PROV.Activity)
-    yield Triple(activity, RDFS.label, Literal(f"load {document.format} input"))
-    yield Triple(activity, PROV.used, Literal(Path(document.source).name))
-    yield Triple(activity, PROV.generated, iris.paper(document.paper_id))
-    yield Triple(activity, CG.tripleCount, integer(triple_count))
-
-
 def store_document(store: Store, document: Document, iris: IriScheme) -> int:
     """Replace the paper's graph and audit graph with this document, atomically; returns triples."""
     triples = list(dict.fromkeys(document_triples(document, iris)))
-    audit = list(ingest_activity_triples(document, iris, len(triples)))
+    load = Activity("load", f"load {document.format} input", {"triples": len(triples)}, notes={"file": Path(document.source).name}, ended=now())
+    audit = list(activity_triples(iris, document.paper_id, 1, load))
     store.replace_graphs({iris.paper(document.paper_id): triples, iris.audit_graph(document.paper_id): audit})
     return len(triples)
 
