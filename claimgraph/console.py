@@ -16,7 +16,7 @@ from claimgraph.sparql import Term
 from claimgraph.vocab import PREFIXES
 
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 ROW_FORMATS = ("table", "csv", "json")
 

@@ -93,3 +93,15 @@ def loaded_store(store: Store, arche_documents: list[Document], iris: IriScheme)
 def hostile_labels() -> list[str]:
     """Literal texts that break naive SPARQL/Turtle string building (no NUL)."""
     return list(HOSTILE_LABELS)
+
+
+@pytest.fixture(scope="session")
+def arche_store(arche_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedStore]:
+    """An embedded store holding all ARCHE papers (read-only for the tests that use it)."""
+    iris = IriScheme()
+    store = EmbeddedStore(tmp_path_factory.mktemp("arche-store") / "store")
+    for path in sorted(arche_dir.glob("*.json")):
+        document = load_document(path)
+        store.replace_graph(iris.paper(document.paper_id), document_triples(document, iris))
+    yield store
+    store.close()

@@ -5,15 +5,7 @@ from pathlib import Path
 
 import pytest
 
-ARCHE_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "arche"
 SAMPLE_PAPERS = ["s41467-025-55907-w", "s41467-025-56034-2", "s41467-025-56871-1", "s41467-025-56283-1"]
-
-
-@pytest.fixture
-def arche_dir() -> Path:
-    if not ARCHE_DIR.is_dir():
-        pytest.skip(f"ARCHE data not found at {ARCHE_DIR}")
-    return ARCHE_DIR
 
 
 @pytest.fixture(params=SAMPLE_PAPERS)
