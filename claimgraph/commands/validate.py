@@ -21,15 +21,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def validate_and_print(store: Store, args: argparse.Namespace, paper_ids: Sequence[str] | None, quiet: bool = False) -> int:
     """Validate, print failures (and a per-paper table unless quiet); returns the number of problems."""
-    report = validate_store(store, args.profile, paper_ids, iri_scheme(args))
+    iris = iri_scheme(args)
+    report = validate_store(store, args.profile, paper_ids, iris)
     for line in report.lines():
         out.print(escape(line))
     if not quiet:
         rows = [
-            [graph.graph.value, graph.nodes_validated, graph.nodes_failed, len(graph.violations), "pass" if graph.conforms else "FAIL"]
+            [iris.paper_id_of(graph.graph) or graph.graph.value, graph.nodes_validated, graph.nodes_failed, len(graph.violations), "pass" if graph.conforms else "FAIL"]
             for graph in report.graphs
         ]
-        print_table(["graph", "nodes", "failed", "rule violations", "result"], rows, title=f"validation ({report.profile})")
+        print_table(["paper", "nodes", "failed", "rule violations", "result"], rows, title=f"validation ({report.profile})")
         out.print(f"{len(report.graphs)} graphs, {report.nodes_validated} nodes validated, {report.nodes_failed} failed, {len(report.violations)} rule violations")
     return report.nodes_failed + len(report.violations)
 
