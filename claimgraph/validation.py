@@ -22,12 +22,12 @@ import rdflib
 import pyoxigraph
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, RdfFormat, Triple
 from pyshex import ShExEvaluator
-from pyshex.utils.schema_loader import SchemaLoader
 from ShExJSG import ShExJ
 
 from claimgraph.errors import ProfileError
 from claimgraph.iris import IriScheme
 from claimgraph.profiles import Profile, load_profile, ontology_graph
+from claimgraph.shex_schema import load_schema, triple_constraints
 from claimgraph.sparql import Term
 from claimgraph.store import Store, ntriples
 from claimgraph.vocab import CG, PREFIXES, RDF, XSD
@@ -142,7 +142,7 @@ class CompiledProfile:
 
 @cache
 def compile_profile(profile: Profile) -> CompiledProfile:
-    schema = _load_schema(profile.shex_files)
+    schema = load_schema(profile.shex_files)
     return CompiledProfile(
         name=profile.name,
         schema=schema,
@@ -150,26 +150,6 @@ def compile_profile(profile: Profile) -> CompiledProfile:
         cardinality=_cardinalities(schema),
         rules=tuple(_load_rule(path) for path in profile.rule_files),
     )
-
-
-def _load_schema(paths: Iterable[Path]) -> ShExJ.Schema:
-    """The shapes of several ShExC files as one schema (later files may reference earlier shapes)."""
-    merged: ShExJ.Schema | None = None
-    for path in paths:
-        schema = SchemaLoader().loads(path.read_text(encoding="utf-8"))
-        if schema is None or not schema.shapes:
-            raise ProfileError(f"{path}: cannot parse the ShEx schema")
-        if merged is None:
-            merged = schema
-            continue
-        known = {shape.id for shape in merged.shapes}
-        clash = sorted(shape.id for shape in schema.shapes if shape.id in known)
-        if clash:
-            raise ProfileError(f"{path}: shapes {clash} are already defined by an earlier schema of the profile")
-        merged.shapes.extend(schema.shapes)
-    if merged is None:
-        raise ProfileError("a profile needs at least one ShEx file")
-    return merged
 
 
 def _shape_map(profile: Profile, schema: ShExJ.Schema) -> dict[str, str]:
@@ -194,34 +174,7 @@ def _shape_map(profile: Profile, schema: ShExJ.Schema) -> dict[str, str]:
 
 def _cardinalities(schema: ShExJ.Schema) -> dict[tuple[str, str], Cardinality]:
     """(shape IRI, predicate IRI) -> the triple constraint's cardinality, for readable reasons."""
-    labeled: dict[str, object] = {}
-
-    def collect(expr: object) -> None:
-        if isinstance(expr, (ShExJ.EachOf, ShExJ.OneOf)):
-            if expr.id is not None:
-                labeled[str(expr.id)] = expr
-            for child in expr.expressions:
-                collect(child)
-
-    for shape in schema.shapes:
-        collect(getattr(shape, "expression", None))
-
-    table: dict[tuple[str, str], Cardinality] = {}
-
-    def walk(shape_id: str, expr: object, seen: frozenset[str]) -> None:
-        if isinstance(expr, ShExJ.TripleConstraint):
-            low = 1 if expr.min is None else int(expr.min)
-            high = 1 if expr.max is None else int(expr.max)
-            table[(shape_id, str(expr.predicate))] = (low, high)
-        elif isinstance(expr, (ShExJ.EachOf, ShExJ.OneOf)):
-            for child in expr.expressions:
-                walk(shape_id, child, seen)
-        elif isinstance(expr, str) and expr in labeled and expr not in seen:
-            walk(shape_id, labeled[expr], seen | {expr})
-
-    for shape in schema.shapes:
-        walk(str(shape.id), getattr(shape, "expression", None), frozenset())
-    return table
+    return {(c.shape, c.predicate): (c.min, c.max) for c in triple_constraints(schema)}
 
 
 def _load_rule(path: Path) -> Rule:

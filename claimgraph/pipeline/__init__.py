@@ -1,0 +1,1 @@
+"""Extraction pipeline: LLM client, output parsing, validator boundary, phases, gate, canonicalization."""
