@@ -1,0 +1,138 @@
+"""Shared by the XML loaders (JATS, TEI): safe parsing, root sniffing, paragraph text with citations.
+
+Parsing never fetches a DTD or the network and never expands external
+entities. In-text citations are kept as invisible markers while the paragraph
+goes through the common sentence splitter, then ``attach_citations`` turns each
+marker into a Reference cited by the sentence that holds it and removes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from claimgraph.errors import LoaderError
+from claimgraph.loaders.document import Document, Reference, Sentence
+from claimgraph.loaders.text_input import read_bytes
+
+_MARK_OPEN, _MARK_CLOSE = "\ue000", "\ue001"
+_MARKER = re.compile(f"{_MARK_OPEN}([^{_MARK_CLOSE}]*){_MARK_CLOSE}")
+
+CitationKeys = Callable[[etree._Element], list[str] | None]
+
+
+def parse_xml(path: Path) -> etree._Element:
+    """The root element of an XML file; LoaderError with line and column when it is not well-formed."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True)
+    try:
+        return etree.fromstring(read_bytes(path), parser)
+    except etree.XMLSyntaxError as error:
+        line, column = error.position
+        raise LoaderError(path, f"not well-formed XML (line {line}, column {column}: {error.msg})") from error
+
+
+def local_name(element: etree._Element) -> str:
+    """The tag without its namespace ('' for comments and processing instructions)."""
+    return etree.QName(element).localname if isinstance(element.tag, str) else ""
+
+
+def children(element: etree._Element, name: str) -> list[etree._Element]:
+    return [child for child in element if local_name(child) == name]
+
+
+def first(element: etree._Element | None, *path: str) -> etree._Element | None:
+    """The first element down a path of local names, or None."""
+    for name in path:
+        if element is None:
+            return None
+        found = children(element, name)
+        element = found[0] if found else None
+    return element
+
+
+def plain_text(element: etree._Element | None, separator: str = "") -> str:
+    """The element's text with whitespace collapsed; ``separator`` goes between text nodes."""
+    return re.sub(r"\s+", " ", separator.join(element.itertext())).strip() if element is not None else ""
+
+
+def citation_marker(key: str) -> str:
+    return f"{_MARK_OPEN}{key}{_MARK_CLOSE}"
+
+
+def paragraph_text(element: etree._Element, citation_keys: CitationKeys, skip: frozenset[str]) -> str:
+    """The text of a paragraph; elements named in ``skip`` are left out, citations get markers.
+
+    A marker goes after the citation's visible text, where it cannot stop the
+    sentence splitter from seeing a capital letter that starts a sentence.
+    """
+    parts = [element.text or ""]
+    for child in element:
+        name = local_name(child)
+        if name and name not in skip:
+            keys = citation_keys(child)
+            if keys is not None:
+                parts.append(plain_text(child))
+                parts.extend(citation_marker(key) for key in keys)
+            else:
+                parts.append(paragraph_text(child, citation_keys, skip))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one XML format marks sections up: JATS ``sec``/``title``, TEI ``div``/``head``."""
+
+    section: str
+    heading: str
+    citation_keys: CitationKeys
+    skip: frozenset[str]
+    skip_section_types: frozenset[str] = frozenset()
+
+
+Sections = list[tuple[str, list[str]]]
+
+
+def collect_sections(element: etree._Element, heading: str, layout: Layout, sections: Sections) -> None:
+    """Paragraphs (``p``) directly under ``element`` form one section; nested sections follow, in order.
+
+    A section without its own heading keeps its parent's.
+    """
+    title = plain_text(first(element, layout.heading)) or heading
+    paragraphs: list[str] = []
+    sections.append((title, paragraphs))
+    for child in element:
+        name = local_name(child)
+        if name == "p":
+            paragraphs.append(paragraph_text(child, layout.citation_keys, layout.skip))
+        elif name == layout.section and child.get("type") not in layout.skip_section_types:
+            collect_sections(child, title, layout, sections)
+            paragraphs = []
+            sections.append((title, paragraphs))
+
+
+def attach_citations(document: Document, numbers: Mapping[str, int], labels: Mapping[int, str]) -> None:
+    """Turn citation markers into References (numbered by ``numbers``) and strip them from the sentences."""
+    for passage in document.passages:
+        cleaned = []
+        for sentence in passage.sentences:
+            for key in _MARKER.findall(sentence.text):
+                number = numbers.get(key)
+                if number is None:
+                    continue
+                reference = document.references.setdefault(number, Reference(number=number, label=labels.get(number, "")))
+                if sentence.index not in reference.cited_by:
+                    reference.cited_by.append(sentence.index)
+            text = re.sub(r"\s+", " ", _MARKER.sub("", sentence.text)).strip()
+            cleaned.append(Sentence(sentence.index, text, sentence.passage_index))
+        passage.sentences = cleaned
+    document.references = dict(sorted(document.references.items()))
+
+
+def numbered(keys: Iterable[str]) -> dict[str, int]:
+    """Reference keys (xml ids) numbered 1, 2, ... in document order."""
+    return {key: number for number, key in enumerate(dict.fromkeys(keys), start=1)}

@@ -1,0 +1,162 @@
+"""LLM endpoint settings: defaults < config file ``[llm]`` table < environment < command-line flags.
+
+The API key is read from OPENAI_API_KEY only (never from a file or a flag, so it
+does not end up in a repository or in ``ps`` output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from claimgraph.errors import ClaimgraphError
+
+DEFAULT_CONFIG_FILE = Path("claimgraph.toml")
+DEFAULT_MODEL = "gpt-4o-mini"
+DEFAULT_CACHE_DIR = Path("claimgraph-cache") / "llm"
+
+
+class LLMConfigError(ClaimgraphError):
+    """The LLM settings are missing or malformed."""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """Everything the LLM client needs. ``cache_dir=None`` disables the cache.
+
+    ``replay_dir`` switches to the replay backend: responses come from that
+    directory (a cache directory written by an earlier run) and nothing is sent.
+    """
+
+    model: str = DEFAULT_MODEL
+    base_url: str | None = None
+    api_key: str | None = None
+    temperature: float = 0.0
+    max_tokens: int = 2048
+    timeout: float = 60.0
+    max_retries: int = 5
+    backoff_base: float = 1.0
+    backoff_max: float = 60.0
+    max_concurrency: int = 4
+    cache_dir: Path | None = DEFAULT_CACHE_DIR
+    replay_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        if not self.model.strip():
+            raise LLMConfigError("the model name is empty: set --model, CLAIMGRAPH_MODEL or [llm] model")
+        checks = [
+            (self.max_concurrency >= 1, "max_concurrency must be at least 1"),
+            (self.max_retries >= 0, "max_retries must be 0 or more"),
+            (self.timeout > 0, "timeout must be positive (seconds)"),
+            (self.max_tokens >= 1, "max_tokens must be at least 1"),
+            (0.0 <= self.temperature <= 2.0, "temperature must be between 0 and 2"),
+            (0.0 <= self.backoff_base <= self.backoff_max, "backoff_base must be between 0 and backoff_max"),
+        ]
+        for passed, problem in checks:
+            if not passed:
+                raise LLMConfigError(f"LLM setting: {problem}")
+
+    def params(self) -> dict[str, Any]:
+        """The request parameters that, with the messages, decide a response (and its cache key)."""
+        return {"model": self.model, "temperature": float(self.temperature), "max_tokens": int(self.max_tokens)}
+
+
+_FILE_KEYS = {f.name for f in fields(LLMConfig)} - {"api_key"}
+_PATH_KEYS = {"cache_dir", "replay_dir"}
+_INT_KEYS = {"max_tokens", "max_retries", "max_concurrency"}
+_FLOAT_KEYS = {"temperature", "timeout", "backoff_base", "backoff_max"}
+
+ENVIRONMENT = {
+    "OPENAI_BASE_URL": "base_url",
+    "OPENAI_API_KEY": "api_key",
+    "CLAIMGRAPH_MODEL": "model",
+    "CLAIMGRAPH_LLM_CACHE": "cache_dir",
+}
+
+
+def _coerce(key: str, value: object, where: str) -> object:
+    """A setting's value in its type; '' or 'none' for a directory means no directory."""
+    try:
+        if key in _PATH_KEYS:
+            return None if value is None or str(value).strip().lower() in ("", "none") else Path(str(value))
+        if key in _INT_KEYS:
+            if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+                raise ValueError(value)
+            return int(value)  # type: ignore[arg-type]
+        if key in _FLOAT_KEYS:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise LLMConfigError(f"{where}: {key} = {value!r} is not a valid {'number' if key in _FLOAT_KEYS else 'integer'}") from None
+    if value is not None and not isinstance(value, str):
+        raise LLMConfigError(f"{where}: {key} must be a string")
+    return value
+
+
+def read_config_file(path: Path, required: bool = False) -> dict[str, object]:
+    """The ``[llm]`` table of a TOML file, checked for unknown keys; {} when the file is absent."""
+    if not path.is_file():
+        if required:
+            raise LLMConfigError(f"config file {path} does not exist")
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise LLMConfigError(f"{path}: cannot read the config file: {error}") from error
+    table = data.get("llm", {})
+    if not isinstance(table, dict):
+        raise LLMConfigError(f"{path}: [llm] must be a table")
+    if "api_key" in table:
+        raise LLMConfigError(f"{path}: do not store api_key in a config file; set OPENAI_API_KEY instead")
+    unknown = sorted(set(table) - set(_FILE_KEYS))
+    if unknown:
+        raise LLMConfigError(f"{path}: unknown [llm] settings {unknown}; known: {sorted(_FILE_KEYS)}")
+    return {key: _coerce(key, value, str(path)) for key, value in table.items()}
+
+
+def load_config(
+    config_file: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    overrides: Mapping[str, object] | None = None,
+) -> LLMConfig:
+    """Defaults, then the config file, then the environment, then ``overrides`` (flags; None = unset)."""
+    environ = os.environ if environ is None else environ
+    settings: dict[str, object] = {}
+    settings.update(read_config_file(config_file or DEFAULT_CONFIG_FILE, required=config_file is not None))
+    for variable, key in ENVIRONMENT.items():
+        if environ.get(variable):
+            settings[key] = _coerce(key, environ[variable], variable)
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            settings[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
+    return replace(LLMConfig(), **settings)  # type: ignore[arg-type]
+
+
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """The LLM flags of a command; every default is None so that unset flags do not override."""
+    group = parser.add_argument_group("LLM endpoint (flags > environment > config file > defaults)")
+    group.add_argument("--config", type=Path, help=f"TOML file with an [llm] table; default ./{DEFAULT_CONFIG_FILE} if present")
+    group.add_argument("--model", help=f"model name; env CLAIMGRAPH_MODEL; default {DEFAULT_MODEL}")
+    group.add_argument("--base-url", help="OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp ...); env OPENAI_BASE_URL")
+    group.add_argument("--temperature", type=float)
+    group.add_argument("--max-tokens", type=int, help="completion token limit per call")
+    group.add_argument("--llm-timeout", type=float, dest="timeout", metavar="SECONDS", help="per-request timeout")
+    group.add_argument("--max-retries", type=int, help="retries of a call on 429, 5xx, timeouts, dropped connections")
+    group.add_argument("--concurrency", type=int, dest="max_concurrency", help="LLM requests in flight at most")
+    group.add_argument("--cache-dir", help=f"response cache directory ('none' disables); env CLAIMGRAPH_LLM_CACHE; default {DEFAULT_CACHE_DIR}")
+    group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+    group.add_argument("--replay", dest="replay_dir", metavar="DIR", help="serve recorded responses from DIR (a cache directory); sends nothing")
+
+
+def config_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> LLMConfig:
+    """The LLMConfig of a command whose parser had ``add_llm_arguments``."""
+    keys = ("model", "base_url", "temperature", "max_tokens", "timeout", "max_retries", "max_concurrency", "cache_dir", "replay_dir")
+    overrides = {key: getattr(args, key, None) for key in keys}
+    config = load_config(getattr(args, "config", None), environ, overrides)
+    return replace(config, cache_dir=None) if getattr(args, "no_cache", False) else config
