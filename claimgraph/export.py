@@ -1,9 +1,11 @@
-"""Export papers' named graphs as Turtle, N-Triples, TriG, N-Quads or JSON-LD.
+"""Export papers' named graphs as Turtle, N-Triples, TriG, N-Quads, JSON-LD, or their reasoning graphs as DOT.
 
 Line and Turtle-family syntaxes are written by pyoxigraph straight from the
 store's quads. JSON-LD is written by rdflib so that it is compacted with the
 published context (ontology/context.jsonld); it always keeps one ``@graph``
-per named graph, so a JSON-LD export reads back as the same dataset.
+per named graph, so a JSON-LD export reads back as the same dataset. DOT
+(claimgraph.pipeline.dot) holds only the reasoning nodes and edges, one
+``digraph`` per paper, optionally as the evaluation view (scaffolding left out).
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from claimgraph.assets import read_asset
 from claimgraph.errors import ClaimgraphError
 from claimgraph.iris import IriScheme
 from claimgraph.paper_graph import stored_paper_ids
+from claimgraph.pipeline.dot import reasoning_dot
+from claimgraph.profiles import Profile, load_profile
 from claimgraph.store import EXPORT_FORMATS, Store
 from claimgraph.vocab import PREFIXES, XSD
 
 EXPORT_FORMAT_NAMES = (*EXPORT_FORMATS, "jsonld")
+ALL_FORMAT_NAMES = (*EXPORT_FORMAT_NAMES, "dot")
 GRAPH_KINDS = ("paper", "raw", "audit")
 
 
@@ -38,16 +43,25 @@ def export(
     iris: IriScheme = IriScheme(),
     kinds: Collection[str] = ("paper",),
     everything: bool = False,
+    profile: Profile | str = "peirce",
+    evaluation_view: bool = False,
 ) -> bytes:
-    """The chosen papers' graphs in ``fmt`` (one of EXPORT_FORMAT_NAMES).
+    """The chosen papers' graphs in ``fmt`` (one of ALL_FORMAT_NAMES).
 
     ``paper_ids=None`` means every paper in the store. Each paper contributes
     the graphs of ``kinds`` (by default its paper graph only); ``everything``
     exports every named graph instead (canonical hubs included). Turtle and N-Triples
     get the union of the triples; the other formats keep the graph names.
+    ``dot`` writes each chosen paper's reasoning graph (``profile`` names its
+    edge labels); ``evaluation_view`` leaves the scaffolding root out.
     """
-    if fmt not in EXPORT_FORMAT_NAMES:
-        raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMAT_NAMES)}")
+    if fmt not in ALL_FORMAT_NAMES:
+        raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(ALL_FORMAT_NAMES)}")
+    if fmt == "dot":
+        chosen = stored_paper_ids(store, iris) if paper_ids is None else list(paper_ids)
+        selected_graphs(store, chosen, iris, ("paper",))
+        loaded = load_profile(profile) if isinstance(profile, str) else profile
+        return "".join(reasoning_dot(store, iris, loaded, paper_id, evaluation_view) for paper_id in chosen).encode("utf-8")
     if everything:
         graphs = None
     else:

@@ -194,3 +194,19 @@ def canonical_edge_label(profile: Profile, raw: str) -> str | None:
     label = normalize_label(raw)
     label = profile.aliases.get(label, label)
     return label if label in _edge_labels(profile) else None
+
+
+def extracted_classes(profile: Profile) -> list[str]:
+    """IRIs of the classes the LLM extracts (``cg:extractedClass true`` in the ontology), sorted."""
+    return list(_extracted_classes(profile))
+
+
+@cache
+def _extracted_classes(profile: Profile) -> tuple[str, ...]:
+    rows = _select(profile, "SELECT ?class ?flag WHERE { ?class cg:extractedClass ?flag }")
+    return tuple(sorted(cls for cls, flag in rows if flag == "true"))
+
+
+def extracted_class_names(profile: Profile) -> list[str]:
+    """Local names of the extracted classes (``Association``, ``Claim`` ...), as prompts and replies use them."""
+    return [cls.removeprefix(str(CG)) for cls in extracted_classes(profile)]

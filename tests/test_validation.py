@@ -104,7 +104,7 @@ RULE_CASES = [
       ("peirce_unit_cardinality", "n1", "deduction unit needs exactly 1 deduction-rule and 1 deduction-case, found 0 and 1", "single_edge_unit")]),
     ("dangling edge", "n:x cg:deductionRule n:n3 .",
      [("peirce_dangling_edge", "x", "cg:deductionRule starts at a node that is not a reasoning node of this graph", "dangling_edge"),
-      ("peirce_unit_cardinality", "n3", "deduction unit needs exactly 1 deduction-rule and 1 deduction-case, found 2 and 1", None)]),
+      ("peirce_unit_cardinality", "n3", "deduction unit needs exactly 1 deduction-rule and 1 deduction-case, found 2 and 1", "unit_cardinality")]),
     ("mixed family", "n:n1 cg:inductionCase n:n5 .",
      [("peirce_mixed_family_unit", "n5", "incoming edges mix reasoning families: induction, abduction", "mixed_family_unit")]),
     ("cycle", "n:n5 cg:inductionCase n:n6 .",
@@ -149,8 +149,8 @@ def test_an_unknown_profile_names_the_known_ones() -> None:
         load_profile("nope")
 
 
-def test_a_profile_lists_its_repairs_in_order_and_tolerates_missing_scripts() -> None:
+def test_a_profile_lists_its_repairs_and_rules_in_order() -> None:
     profile = load_profile("peirce")
-    assert profile.repair_names[0] == "canonicalize_edge_labels"
-    assert set(profile.missing_repairs) | {path.stem for path in profile.repair_files} == set(profile.repair_names)
-    assert [path.name for path in profile.rule_files][:2] == ["annotation_sync.rq", "peirce_self_loop.rq"]
+    assert profile.repair_names[0] == "canonicalize_edge_labels" and profile.repair_names[-1] == "single_root"
+    assert profile.missing_repairs == [] and [path.stem for path in profile.repair_files] == list(profile.repair_names)
+    assert [path.name for path in profile.rule_files][:3] == ["annotation_sync.rq", "closed_edge_labels.rq", "peirce_self_loop.rq"]

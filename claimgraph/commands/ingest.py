@@ -1,4 +1,4 @@
-"""``claimgraph ingest``: load files or folders into the store, then validate what was loaded."""
+"""``claimgraph ingest``: load files or folders into the store, repair them (gate table), then validate."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from claimgraph.commands import iri_scheme, store_from
+from claimgraph.commands.repair import print_gate
 from claimgraph.console import err, print_table
 from claimgraph.ingest import ingest_paths
 from claimgraph.loaders import find_inputs
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
                     progress.console.print(f"[red]failed:[/red] {escape(error)}")
                 progress.update(task, advance=1, description=f"ingesting {path.name}")
 
-            result = ingest_paths(store, files, iris, on_file)
+            result = ingest_paths(store, files, iris, on_file, args.profile)
         triples = sum(store.count_triples(iris.paper(paper_id)) for paper_id in result.papers)
         summary: list[list[object]] = [
             ["files", len(files)],
@@ -50,5 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
             violations = validate_and_print(store, args, result.papers, quiet=True)
             summary.append(["shape violations", violations])
+        if result.repairs:
+            print_gate(result.repairs)
         print_table(["measure", "value"], summary, title="ingest summary")
     return 1 if result.failures or violations else 0
