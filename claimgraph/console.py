@@ -15,8 +15,9 @@ from rich.table import Table
 from claimgraph.sparql import Term
 from claimgraph.vocab import PREFIXES
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# Piped output is not wrapped at 80 columns: tables stay readable in logs and files.
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True, width=None if sys.stderr.isatty() else 160)
 
 ROW_FORMATS = ("table", "csv", "json")
 

@@ -19,6 +19,9 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.iris import IriScheme
 from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.paper_graph import document_triples
+from claimgraph.pipeline.extract import ExtractionReport, measure_with_shapes, run_extraction
+from claimgraph.pipeline.llm_accounting import Accounting
+from claimgraph.pipeline.llm_config import LLMConfig
 from claimgraph.pipeline.repair import PaperRepair, load_vocabulary, repair_paper
 from claimgraph.profiles import Profile, load_profile
 from claimgraph.store import Store
@@ -35,6 +38,13 @@ class IngestResult:
     papers: list[str] = field(default_factory=list)
     failures: list[IngestFailure] = field(default_factory=list)
     repairs: list[PaperRepair] = field(default_factory=list)
+    extractions: list[ExtractionReport] = field(default_factory=list)
+    accounting: Accounting = field(default_factory=Accounting)
+
+
+def needs_extraction(document: Document) -> bool:
+    """Prose inputs go through the LLM; inputs that already hold atomic claims (ARCHE) do not."""
+    return not document.viewpoints
 
 
 def store_document(store: Store, document: Document, iris: IriScheme) -> int:
@@ -53,10 +63,12 @@ def ingest_paths(
     iris: IriScheme,
     on_file: Callable[[Path, str | None], None] | None = None,
     profile: Profile | str | None = "discourse",
+    llm: LLMConfig | None = None,
 ) -> IngestResult:
     """Ingest every input file under ``paths``, repairing each paper with ``profile`` (None: no repair).
 
-    ``on_file(path, error)`` reports progress.
+    With ``llm``, prose inputs are extracted by the LLM steps first (their
+    activities join the paper's audit trail). ``on_file(path, error)`` reports progress.
     """
     result = IngestResult()
     seen: dict[str, Path] = {}
@@ -71,8 +83,14 @@ def ingest_paths(
             store_document(store, document, iris)
             seen[document.paper_id] = path
             result.papers.append(document.paper_id)
+            report = None
+            if llm is not None and loaded is not None and vocabulary is not None and needs_extraction(document):
+                report = run_extraction(store, iris, loaded, document, llm, result.accounting, vocabulary)
+                result.extractions.append(report)
             if loaded:
-                result.repairs.append(repair_paper(store, iris, loaded, document.paper_id, vocabulary))
+                result.repairs.append(repair_paper(store, iris, loaded, document.paper_id, vocabulary, report.activities if report else ()))
+            if report is not None and loaded is not None and vocabulary is not None:
+                report.measures.append(("repaired", measure_with_shapes(store, iris, loaded, document.paper_id, vocabulary, iris.paper(document.paper_id))))
         except ClaimgraphError as failure:
             error = str(failure)
             result.failures.append(IngestFailure(path, error))

@@ -146,3 +146,33 @@ def test_unreachable_remote_store_is_a_one_line_error(capsys) -> None:
     code, _, err = run(capsys, "--store", "http://127.0.0.1:9", "stats")
     assert code == 2
     assert err.count("\n") == 1 and "cannot reach SPARQL endpoint http://127.0.0.1:9/query" in err
+
+
+def test_ingest_extracts_prose_through_an_llm_endpoint_and_reuses_the_cache(capsys, store_dir: str, tmp_path: Path, monkeypatch) -> None:
+    from claimgraph.demo import demo_rules
+    from claimgraph.fake_llm_server import running_fake_llm
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    paper = REPO / "examples" / "papers" / "soil-warming.md"
+    cache = str(tmp_path / "cache")
+    with running_fake_llm(demo_rules()) as server:
+        args = ["--store", store_dir, "ingest", str(paper), "--base-url", server.base_url, "--cache-dir", cache, "--model", "m"]
+        code, out, err = run(capsys, *args)
+        assert code == 0, out + err
+        calls = len(server.chat_requests())
+        assert calls == 16 and "extraction gate: soil-warming" in out
+        code, out, _ = run(capsys, *args)
+        assert code == 0 and len(server.chat_requests()) == calls, "the second run is served by the cache"
+    with open_store(store_dir) as store:
+        assert store.scalar("SELECT (COUNT(?n) AS ?c) WHERE { GRAPH ?g { ?n a <https://w3id.org/claimgraph/ontology/v1#Hypothesis> } }",
+                            {"g": IriScheme().paper("soil-warming")}) == 4
+
+
+def test_ingest_without_an_llm_stores_the_structure_and_says_so(capsys, store_dir: str, monkeypatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    code, out, err = run(capsys, "--store", store_dir, "ingest", str(REPO / "examples" / "papers" / "soil-warming.md"))
+    assert code == 0 and "no LLM endpoint configured" in err
+    with open_store(store_dir) as store:
+        assert store.scalar("SELECT (COUNT(?n) AS ?c) WHERE { GRAPH ?g { ?n a <https://w3id.org/claimgraph/ontology/v1#Sentence> } }",
+                            {"g": IriScheme().paper("soil-warming")}) == 14

@@ -11,20 +11,53 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from claimgraph.commands import iri_scheme, store_from
 from claimgraph.commands.repair import print_gate
 from claimgraph.console import err, print_table
-from claimgraph.ingest import ingest_paths
+from claimgraph.ingest import IngestResult, ingest_paths
 from claimgraph.loaders import find_inputs
+from claimgraph.pipeline.llm_config import LLMConfig, add_llm_arguments, config_from_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("ingest", help="load papers (files or folders) into the store")
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--no-validate", action="store_true", help="skip ShEx validation after loading")
+    parser.add_argument("--no-extract", action="store_true", help="store prose inputs' structure only, even with an LLM configured")
+    add_llm_arguments(parser)
     parser.set_defaults(handler=run)
 
 
+def llm_config(args: argparse.Namespace) -> LLMConfig | None:
+    """The LLM settings when an endpoint (or a replay directory) is configured, else None."""
+    if args.no_extract:
+        return None
+    config = config_from_args(args)
+    if config.base_url or config.api_key or config.replay_dir:
+        return config
+    err.print("no LLM endpoint configured: prose inputs are stored as structure only "
+              "(set OPENAI_API_KEY / OPENAI_BASE_URL, or --base-url, or --replay DIR, to extract)")
+    return None
+
+
+def print_extraction(result: IngestResult) -> None:
+    """Per paper: each gate measure after each LLM step and after repair; then LLM calls per paper and phase."""
+    for report in result.extractions:
+        steps = [step for step, _ in report.measures]
+        names = list(report.measures[0][1]) if report.measures else []
+        rows = [[name, *(measures.get(name, "") for _, measures in report.measures)] for name in names]
+        print_table(["measure", *steps], rows, f"extraction gate: {report.paper_id} (computed in the store after each step)")
+        for failure in report.failed_calls:
+            err.print(f"[yellow]skipped:[/yellow] {escape(report.paper_id)} {escape(failure)}")
+    if result.extractions:
+        columns, rows = result.accounting.table()
+        print_table(columns, rows, "LLM calls")
+
+
 def run(args: argparse.Namespace) -> int:
+    return ingest_and_report(args, list(find_inputs(args.paths)), llm_config(args))
+
+
+def ingest_and_report(args: argparse.Namespace, files: list[Path], llm: LLMConfig | None) -> int:
+    """Ingest with a progress bar, then print the extraction, repair and gate tables and the summary."""
     iris = iri_scheme(args)
-    files = list(find_inputs(args.paths))
     with store_from(args) as store:
         with Progress(
             TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -37,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                     progress.console.print(f"[red]failed:[/red] {escape(error)}")
                 progress.update(task, advance=1, description=f"ingesting {path.name}")
 
-            result = ingest_paths(store, files, iris, on_file, args.profile)
+            result = ingest_paths(store, files, iris, on_file, args.profile, llm)
         triples = sum(store.count_triples(iris.paper(paper_id)) for paper_id in result.papers)
         summary: list[list[object]] = [
             ["files", len(files)],
@@ -46,11 +79,12 @@ def run(args: argparse.Namespace) -> int:
             ["triples in ingested papers (from the store)", triples],
         ]
         violations = 0
-        if result.papers and not args.no_validate:
+        if result.papers and not getattr(args, "no_validate", False):
             from claimgraph.commands.validate import validate_and_print
 
             violations = validate_and_print(store, args, result.papers, quiet=True)
             summary.append(["shape violations", violations])
+        print_extraction(result)
         if result.repairs:
             print_gate(result.repairs)
         print_table(["measure", "value"], summary, title="ingest summary")

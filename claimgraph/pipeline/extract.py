@@ -4,7 +4,7 @@ After every step the paper's raw named graph is replaced with the current
 extraction and the gate measures it by SPARQL in the store (plus the number of
 nodes failing their shape), so the table of before/after figures comes from
 the store, not from counters kept here. At the end the paper graph gets the
-same content (annotation IRIs re-derived for that graph); repairs and the final
+same content; repairs and the final
 gate follow in claimgraph.pipeline.repair.
 """
 
@@ -43,11 +43,10 @@ class ExtractionReport:
         return [f"{log.step} {failure}" for log in self.steps for failure in log.failed_calls]
 
 
-def measure_raw(store: Store, iris: IriScheme, profile: Profile, paper_id: str, vocabulary: NamedNode) -> dict[str, int]:
-    """The gate measures of the raw graph, plus how many of its nodes fail their shape."""
-    raw = iris.raw_graph(paper_id)
-    measures = measure_graph(store, raw, iris.paper(paper_id), vocabulary)
-    measures[SHAPE_VIOLATIONS] = validate_graph(store, raw, profile).nodes_failed
+def measure_with_shapes(store: Store, iris: IriScheme, profile: Profile, paper_id: str, vocabulary: NamedNode, graph: NamedNode) -> dict[str, int]:
+    """The gate measures of one of the paper's graphs, plus how many of its nodes fail their shape."""
+    measures = measure_graph(store, graph, iris.paper(paper_id), vocabulary)
+    measures[SHAPE_VIOLATIONS] = validate_graph(store, graph, profile).nodes_failed
     return measures
 
 
@@ -66,8 +65,8 @@ async def extract_paper(
             started = now()
             before = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
             log: StepLog = await getattr(extractor, step)(extraction)
-            store.replace_graph(raw, extraction_triples(extraction, iris, profile, raw))
-            measures = measure_raw(store, iris, profile, pid, vocabulary)
+            store.replace_graph(raw, extraction_triples(extraction, iris, profile))
+            measures = measure_with_shapes(store, iris, profile, pid, vocabulary, raw)
             report.steps.append(log)
             report.measures.append((step, measures))
             after = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
@@ -75,7 +74,7 @@ async def extract_paper(
             counts = {**log.counts(), **accounting.as_activity_counts(pid, step)}
             report.activities.append(Activity("extract", step, counts, sorted(after ^ before, key=str), notes, started, now()))
             report.activities.append(Activity("gate", f"after {step}", measures, ended=now()))
-    store.replace_graph(paper, extraction_triples(extraction, iris, profile, paper))
+    store.replace_graph(paper, extraction_triples(extraction, iris, profile))
     return report
 
 

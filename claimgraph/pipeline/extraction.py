@@ -142,14 +142,15 @@ def passage_numbered_text(passage: Passage) -> str:
     return "\n".join(f"[{sentence.index}] {sentence.text}" for sentence in passage.sentences)
 
 
-def extraction_triples(extraction: PaperExtraction, iris: IriScheme, profile: Profile, graph: NamedNode) -> Iterator[Triple]:
-    """The paper's document structure plus the extracted nodes and edges, for named graph ``graph``.
+def extraction_triples(extraction: PaperExtraction, iris: IriScheme, profile: Profile) -> Iterator[Triple]:
+    """The paper's document structure plus the extracted nodes and edges.
 
-    Annotation IRIs are derived from ``graph`` (IriScheme.statement), so the raw
-    graph and the paper graph each get their own.
+    Annotation IRIs derive from the paper graph IRI (IriScheme.statement), as
+    the gate's measures expect, in the raw graph as well as in the paper graph.
     """
     document = extraction.document
     pid = document.paper_id
+    graph = iris.paper(pid)
     yield from document_triples(document, iris)
     iri_of = {key: node_iri(iris, pid, node) for key, node in extraction.nodes.items()}
     for key, node in extraction.nodes.items():

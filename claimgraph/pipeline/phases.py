@@ -197,9 +197,8 @@ class Extractor:
         left out, since unknown labels are the alias repair's business, not a
         reason to re-prompt for a node.
         """
-        graph = self.iris.paper(extraction.document.paper_id)
         nodes_only = PaperExtraction(extraction.document, extraction.nodes)
-        triples = list(extraction_triples(nodes_only, self.iris, self.profile, graph))
+        triples = list(extraction_triples(nodes_only, self.iris, self.profile))
         key_of = {node_iri(self.iris, extraction.document.paper_id, n).value: (n.passage, n.id) for n in extraction.passage_nodes(passage.index)}
         failures = {}
         for focus, _blank, _shape, passed, reason in shape_results(triples, self.compiled):

@@ -1,0 +1,41 @@
+"""The offline demo: a synthetic paper, hand-written model replies, and their recordings.
+
+``examples/demo/responses.json`` holds the replies; examples/demo/record.py
+serves them from the fake OpenAI-compatible server once and keeps what the
+client received as ``examples/demo/recordings`` (a response cache directory),
+which ``claimgraph demo`` replays without any network.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from claimgraph.assets import asset_path
+from claimgraph.fake_llm_server import Rule
+from claimgraph.pipeline.llm_config import LLMConfig
+
+DEMO_MODEL = "claimgraph-demo-recorded"
+DEMO_DIR = asset_path("examples", "demo")
+DEMO_PAPERS = ("soil-warming.md", "synthetic-arche-ripples.json")
+
+
+def demo_papers() -> list[Path]:
+    return [asset_path("examples", "papers", name) for name in DEMO_PAPERS]
+
+
+def demo_rules() -> list[Rule]:
+    """The fake server's script: one Rule per entry of responses.json (objects are sent as JSON text)."""
+    data = json.loads((DEMO_DIR / "responses.json").read_text(encoding="utf-8"))
+    rules = []
+    for entry in data["rules"]:
+        replies = [reply if isinstance(reply, str) else json.dumps(reply) for reply in entry["replies"]]
+        rules.append(Rule(replies, contains=entry.get("contains"), phase=entry.get("phase")))
+    return rules
+
+
+def demo_config(**overrides: object) -> LLMConfig:
+    """Settings the recordings were made with; by default replaying them, sending nothing."""
+    base = LLMConfig(model=DEMO_MODEL, cache_dir=None, replay_dir=DEMO_DIR / "recordings", max_retries=0)
+    return replace(base, **overrides)  # type: ignore[arg-type]
