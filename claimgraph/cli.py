@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from rich.markup import escape
 
 from claimgraph import __version__
-from claimgraph.commands import audit, canonicalize, diff, export, ingest, query, reasoning, reindex, repair, stats, validate
+from claimgraph.commands import audit, canonicalize, demo, diff, export, ingest, query, reasoning, reindex, repair, stats, validate
 from claimgraph.console import err
 from claimgraph.errors import ClaimgraphError
 
@@ -25,7 +25,7 @@ EXIT_ERROR = 2
 
 DEFAULT_STORE = "claimgraph-store"
 
-COMMANDS = [ingest, validate, query, export, stats, canonicalize, reindex, repair, audit, diff, reasoning]
+COMMANDS = [demo, ingest, validate, query, export, stats, canonicalize, reindex, repair, audit, diff, reasoning]
 
 
 def build_parser() -> argparse.ArgumentParser:
