@@ -160,7 +160,7 @@ def test_ingest_extracts_prose_through_an_llm_endpoint_and_reuses_the_cache(caps
         code, out, err = run(capsys, *args)
         assert code == 0, out + err
         calls = len(server.chat_requests())
-        assert calls == 16 and "extraction gate: soil-warming" in out
+        assert calls == 15 and "extraction gate: soil-warming" in out
         code, out, _ = run(capsys, *args)
         assert code == 0 and len(server.chat_requests()) == calls, "the second run is served by the cache"
     with open_store(store_dir) as store:

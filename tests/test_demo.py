@@ -21,7 +21,7 @@ def test_recordings_cover_every_call_of_the_demo() -> None:
     assert result.failures == []
     assert [f for report in result.extractions for f in report.failed_calls] == []
     totals = result.accounting.total().as_dict()
-    assert totals["calls"] == 16 and totals["failures"] == 0
+    assert totals["calls"] == 15 and totals["failures"] == 0
 
 
 def test_demo_runs_offline_and_prints_each_step(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -272,7 +272,7 @@ class Extractor:
                     log.nodes_added += 1
             await self._revalidate(extraction, passage, log)
 
-        await self._each_passage(extraction, one)
+        await self._each_passage(extraction, one, lambda p: bool(extraction.passage_nodes(p.index)))
         return log
 
     # ------------------------------------------------------------------ step 3: orphans
