@@ -18,7 +18,7 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.iris import IriScheme, content_hash
 from claimgraph.loaders.document import Document, Passage
-from claimgraph.paper_graph import document_triples, passage_iri, sentence_iri, source_tuple_triples
+from claimgraph.paper_graph import document_triples, edge_annotation_triples, passage_iri, sentence_iri, source_tuple_triples
 from claimgraph.pipeline.boundary import confidence_literal
 from claimgraph.pipeline.repair import edge_predicate
 from claimgraph.profiles import Profile
@@ -183,12 +183,5 @@ def edge_triples(
 ) -> Iterator[Triple]:
     """A plain edge triple and its reification annotation (confidence, provenance)."""
     yield Triple(subject, predicate, obj)
-    annotation = iris.statement(graph, subject, predicate, obj)
-    yield Triple(annotation, RDF.type, RDF.Statement)
-    yield Triple(annotation, RDF.type, CG.EdgeAnnotation)
-    yield Triple(annotation, RDF.subject, subject)
-    yield Triple(annotation, RDF.predicate, predicate)
-    yield Triple(annotation, RDF.object, obj)
-    yield Triple(annotation, CG.confidence, confidence_literal(confidence))
-    if sentence is not None:
-        yield Triple(annotation, PROV.wasDerivedFrom, sentence_iri(iris, paper_id, sentence))
+    source = sentence_iri(iris, paper_id, sentence) if sentence is not None else None
+    yield from edge_annotation_triples(iris, graph, subject, predicate, obj, confidence_literal(confidence), source)

@@ -22,7 +22,7 @@ from pyoxigraph import Literal, NamedNode, Triple
 from claimgraph.audit import Activity, now
 from claimgraph.errors import ClaimgraphError
 from claimgraph.iris import IriScheme, content_hash
-from claimgraph.paper_graph import source_tuple_triples
+from claimgraph.paper_graph import edge_annotation_triples, source_tuple_triples
 from claimgraph.pipeline.materialize import PARSE_FAILED, ParsedEdge, ParsedGraph, ParsedNode, materialize
 from claimgraph.pipeline.repair import PaperRepair, edge_predicate, repair_paper
 from claimgraph.profiles import Profile, canonical_edge_label, normalize_label
@@ -105,7 +105,7 @@ def local_id(node_id: str) -> str:
     return node_id if _SAFE_LOCAL.match(node_id) else "h-" + content_hash(node_id)
 
 
-def confidence_literal(text: str) -> Literal:
+def stated_confidence(text: str) -> Literal:
     """A confidence as stated: xsd:decimal, xsd:double or (not a number) a string; clamp_confidence repairs it."""
     text = text.strip()
     if _DECIMAL.match(text):
@@ -197,7 +197,7 @@ def node_triples(iris: IriScheme, paper_id: str, node: ParsedNode, content: Node
     if node.attrs.get("root", "").lower() in TRUE_WORDS or content.role in ROLE_WORDS:
         yield Triple(iri, CG.isRoot, Literal("true", datatype=XSD.boolean))
     if "confidence" in node.attrs:
-        yield Triple(iri, CG.confidence, confidence_literal(node.attrs["confidence"]))
+        yield Triple(iri, CG.confidence, stated_confidence(node.attrs["confidence"]))
 
 
 def edge_triples(profile: Profile, iris: IriScheme, paper_id: str, edge: ParsedEdge, roles: Mapping[str, str]) -> Iterator[Triple]:
@@ -208,14 +208,7 @@ def edge_triples(profile: Profile, iris: IriScheme, paper_id: str, edge: ParsedE
     yield Triple(source, predicate, target)
     confidence = edge.attr("confidence")
     if confidence is not None:
-        paper = iris.paper(paper_id)
-        annotation = iris.statement(paper, source, predicate, target)
-        yield Triple(annotation, RDF.type, CG.EdgeAnnotation)
-        yield Triple(annotation, RDF.type, RDF.Statement)
-        yield Triple(annotation, RDF.subject, source)
-        yield Triple(annotation, RDF.predicate, predicate)
-        yield Triple(annotation, RDF.object, target)
-        yield Triple(annotation, CG.confidence, confidence_literal(confidence))
+        yield from edge_annotation_triples(iris, iris.paper(paper_id), source, predicate, target, stated_confidence(confidence))
 
 
 # ---------------------------------------------------------------- storing a response
