@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import argparse
 
-from claimgraph.commands import store_from
+from pyoxigraph import Literal
+
+from claimgraph.commands import iri_scheme, store_from
 from claimgraph.console import ROW_FORMATS, print_rows
 from claimgraph.sparql import read_named_query
 from claimgraph.store import Store
+from claimgraph.vocab import XSD
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("stats", help="papers, triples and nodes per type")
     parser.add_argument("--format", choices=ROW_FORMATS, default="table")
+    parser.add_argument("--convergence", action="store_true",
+                        help="cross-paper convergence: nodes per type, CANON_ hubs, attached nodes, merges, components")
     parser.set_defaults(handler=run)
 
 
@@ -24,7 +29,18 @@ def store_stats(store: Store) -> list[dict]:
     return rows
 
 
+def convergence_rows(store: Store, args: argparse.Namespace) -> list[dict]:
+    """Convergence measures as (measure, value) rows; imported here since canonicalization loads FAISS."""
+    from claimgraph.pipeline.convergence import convergence
+
+    result = convergence(store, iri_scheme(args), args.profile)
+    return [{"measure": Literal(name), "value": Literal(str(value), datatype=XSD.integer)} for name, value in result.rows()]
+
+
 def run(args: argparse.Namespace) -> int:
     with store_from(args) as store:
+        if args.convergence:
+            print_rows(["measure", "value"], convergence_rows(store, args), args.format, title=f"convergence of {store.location}")
+            return 0
         print_rows(["measure", "value"], store_stats(store), args.format, title=f"store {store.location}")
     return 0
