@@ -19,6 +19,7 @@ from claimgraph.fake_llm_server import Rule, running_fake_llm
 from claimgraph.ingest import IngestResult, ingest_paths
 from claimgraph.iris import IriScheme
 from claimgraph.loaders import find_inputs
+from claimgraph.pipeline.phases import STEPS
 from claimgraph.store import EmbeddedStore
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "papers"
@@ -38,7 +39,7 @@ def ingest(base_url: str, cache: Path, concurrency: int) -> tuple[IngestResult, 
 
 
 def print_accounting(result: IngestResult) -> None:
-    columns, rows = result.accounting.table()
+    columns, rows = result.accounting.table(STEPS)
     widths = [max(len(str(value)) for value in [name, *(row[i] for row in rows)]) for i, name in enumerate(columns)]
     print("  ".join(name.ljust(width) for name, width in zip(columns, widths)))
     for row in rows:

@@ -13,6 +13,7 @@ from claimgraph.commands.repair import print_gate
 from claimgraph.console import err, print_table
 from claimgraph.ingest import IngestResult, ingest_paths
 from claimgraph.loaders import find_inputs
+from claimgraph.pipeline.phases import STEPS
 from claimgraph.pipeline.llm_config import LLMConfig, add_llm_arguments, config_from_args
 
 
@@ -47,7 +48,7 @@ def print_extraction(result: IngestResult) -> None:
         for failure in report.failed_calls:
             err.print(f"[yellow]skipped:[/yellow] {escape(report.paper_id)} {escape(failure)}")
     if result.extractions:
-        columns, rows = result.accounting.table()
+        columns, rows = result.accounting.table(STEPS)
         print_table(columns, rows, "LLM calls")
 
 

@@ -7,6 +7,7 @@ through ``as_activity_counts``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from claimgraph.pipeline.llm_backends import CallTag
@@ -63,10 +64,14 @@ class Accounting:
         counters.attempts += attempts
 
     def papers(self) -> list[str]:
-        return list(dict.fromkeys(paper for paper, _ in self._counters))
+        """Papers in name order (calls finish in any order under concurrency)."""
+        return sorted({paper for paper, _ in self._counters})
 
-    def phases(self, paper_id: str | None = None) -> list[str]:
-        return list(dict.fromkeys(phase for paper, phase in self._counters if paper_id in (None, paper)))
+    def phases(self, paper_id: str | None = None, order: Sequence[str] = ()) -> list[str]:
+        """Phases of ``order`` first, in that order, then any others by name."""
+        seen = {phase for paper, phase in self._counters if paper_id in (None, paper)}
+        rank = {phase: index for index, phase in enumerate(order)}
+        return sorted(seen, key=lambda phase: (rank.get(phase, len(rank)), phase))
 
     def total(self, paper_id: str | None = None, phase: str | None = None) -> Counters:
         """Sum over the matching (paper, phase) pairs; None matches every paper or phase."""
@@ -80,11 +85,11 @@ class Accounting:
         """Named integers for ``claimgraph.audit.Activity.counts`` (``llm_calls``, ``llm_cache_hits`` ...)."""
         return {f"llm_{name}": value for name, value in self.total(paper_id, phase).as_dict().items()}
 
-    def table(self) -> tuple[list[str], list[list[object]]]:
+    def table(self, phase_order: Sequence[str] = ()) -> tuple[list[str], list[list[object]]]:
         """Columns and rows: one row per (paper, phase), a total per paper, then the run total."""
         rows: list[list[object]] = []
         for paper in self.papers():
-            phases = self.phases(paper)
+            phases = self.phases(paper, phase_order)
             rows.extend(_row(paper, phase, self.total(paper, phase)) for phase in phases)
             if len(phases) > 1:
                 rows.append(_row(paper, TOTAL, self.total(paper)))
