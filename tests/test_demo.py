@@ -41,3 +41,7 @@ def test_demo_runs_offline_and_prints_each_step(capsys: pytest.CaptureFixture[st
         assert len(opposes) == 1, "the recorded 'contradicts' label was canonicalized by repair"
         loops = opened.select("SELECT ?s WHERE { GRAPH ?g { ?s ?p ?s } }", {"g": paper})
         assert loops == []
+        hubs = opened.scalar(f"SELECT (COUNT(?h) AS ?n) WHERE {{ GRAPH ?c {{ ?h a <{CG}CanonicalNode> }} }}", {"c": IriScheme().canonical_graph()})
+    assert hubs > 0
+    hub_row = next(line for line in out.splitlines() if line.strip("│ ").startswith("hubs ") and "│" in line)
+    assert [cell.strip() for cell in hub_row.strip("│").split("│")][1:3] == ["0", str(hubs)], "the convergence table reports the store's hubs"

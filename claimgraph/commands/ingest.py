@@ -9,11 +9,17 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from claimgraph.commands import iri_scheme, store_from
+from claimgraph.commands.canonicalize import add_sidecar_options
 from claimgraph.commands.repair import print_gate
+from claimgraph.commands.validate import validate_and_print
 from claimgraph.console import err, print_table
 from claimgraph.ingest import IngestResult, ingest_paths
 from claimgraph.loaders import find_inputs
+from claimgraph.pipeline.canonicalize import canonicalize_papers
+from claimgraph.pipeline.convergence import convergence, convergence_delta
+from claimgraph.pipeline.embeddings import make_embedder
 from claimgraph.pipeline.phases import STEPS
+from claimgraph.store import Store
 from claimgraph.pipeline.llm_config import LLMConfig, add_llm_arguments, config_from_args
 
 
@@ -22,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--no-validate", action="store_true", help="skip ShEx validation after loading")
     parser.add_argument("--no-extract", action="store_true", help="store prose inputs' structure only, even with an LLM configured")
+    parser.add_argument("--no-canonicalize", action="store_true", help="skip cross-paper merges and CANON_ hubs (run `claimgraph canonicalize` later)")
+    add_sidecar_options(parser)
     add_llm_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -56,8 +64,19 @@ def run(args: argparse.Namespace) -> int:
     return ingest_and_report(args, list(find_inputs(args.paths)), llm_config(args))
 
 
+def canonicalize_and_report(store: Store, args: argparse.Namespace, paper_ids: list[str]) -> None:
+    """Merge and link the new papers across the store; print what the batch changed in the convergence figures."""
+    iris = iri_scheme(args)
+    before = convergence(store, iris, args.profile)
+    embedder = make_embedder(args.embedder) if getattr(args, "embedder", None) else None
+    summary = canonicalize_papers(store, iris, paper_ids, args.profile, sidecar_dir=getattr(args, "sidecar", None), embedder=embedder)
+    print_table(["measure", "value"], summary.rows(), title="canonicalize")
+    delta = convergence_delta(before, convergence(store, iris, args.profile))
+    print_table(["measure", "before", "after", "change"], delta, title="convergence (computed in the store)")
+
+
 def ingest_and_report(args: argparse.Namespace, files: list[Path], llm: LLMConfig | None) -> int:
-    """Ingest with a progress bar, then print the extraction, repair and gate tables and the summary."""
+    """Ingest with a progress bar, then print the extraction, repair, gate and convergence tables and the summary."""
     iris = iri_scheme(args)
     with store_from(args) as store:
         with Progress(
@@ -72,6 +91,11 @@ def ingest_and_report(args: argparse.Namespace, files: list[Path], llm: LLMConfi
                 progress.update(task, advance=1, description=f"ingesting {path.name}")
 
             result = ingest_paths(store, files, iris, on_file, args.profile, llm)
+        print_extraction(result)
+        if result.repairs:
+            print_gate(result.repairs)
+        if result.papers and not getattr(args, "no_canonicalize", False):
+            canonicalize_and_report(store, args, result.papers)
         triples = sum(store.count_triples(iris.paper(paper_id)) for paper_id in result.papers)
         summary: list[list[object]] = [
             ["files", len(files)],
@@ -81,12 +105,7 @@ def ingest_and_report(args: argparse.Namespace, files: list[Path], llm: LLMConfi
         ]
         violations = 0
         if result.papers and not getattr(args, "no_validate", False):
-            from claimgraph.commands.validate import validate_and_print
-
             violations = validate_and_print(store, args, result.papers, quiet=True)
-            summary.append(["shape violations", violations])
-        print_extraction(result)
-        if result.repairs:
-            print_gate(result.repairs)
+            summary.append(["shape violations and rule violations", violations])
         print_table(["measure", "value"], summary, title="ingest summary")
     return 1 if result.failures or violations else 0
