@@ -67,8 +67,15 @@ def test_the_peirce_fixture_conforms_to_shapes_and_rules() -> None:
 
 
 def test_a_canonical_hub_conforms() -> None:
-    hub = "p:hub cg:representativeText \"smoking\" ; a cg:CanonicalNode ; cg:memberCount 3 ."
+    hub = "p:hub cg:representativeText \"smoking\" ; a cg:CanonicalNode ; cg:memberCount 3 ; cg:memberType cg:Viewpoint ."
     assert failures(validate("discourse_valid.ttl", hub)) == []
+
+
+def test_a_canonical_hub_needs_its_member_type_and_count() -> None:
+    hub = "p:hub cg:representativeText \"smoking\" ; a cg:CanonicalNode ."
+    assert failures(validate("discourse_valid.ttl", hub)) == [
+        ("hub", "CanonicalNodeShape", "cg:memberType: expected exactly 1, found 0"),
+    ]
 
 
 FAILING = [
