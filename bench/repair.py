@@ -35,7 +35,7 @@ from claimgraph.pipeline.dot import dot_id, edge_label, quote
 from claimgraph.pipeline.peirce import store_reasoning
 from claimgraph.pipeline.repair import load_vocabulary
 from claimgraph.profiles import edge_labels, load_profile
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import EmbeddedStore, Store
 from claimgraph.vocab import XSD
 
@@ -182,11 +182,11 @@ def stored_graph(store: Store, iris: IriScheme, paper_id: str, labels: dict[str,
     paper = iris.paper(paper_id)
     bindings = {"graph": paper, "scaffolding": Literal("true", datatype=XSD.boolean)}
     nodes = {}
-    for row in store.select(read_named_query("reasoning-nodes"), bindings):
+    for row in store.select(read_internal_query("reasoning-nodes"), bindings):
         source = (int(row["x"].value), int(row["y"].value), int(row["z"].value))
         nodes[dot_id(paper, row["node"])] = (row["text"].value, source, "root" in row and row["root"].value == "true", "scaffold" in row)  # type: ignore[arg-type]
     edges: dict[Edge, str | None] = {}
-    for row in store.select(read_named_query("reasoning-edges"), bindings):
+    for row in store.select(read_internal_query("reasoning-edges"), bindings):
         edge = (dot_id(paper, row["source"]), edge_label(labels, row["edge"]), dot_id(paper, row["target"]))  # type: ignore[arg-type]
         edges[edge] = row["confidence"].value if "confidence" in row else None
     return nodes, edges

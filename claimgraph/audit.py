@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.iris import IriScheme, content_hash
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import Store, ntriples
 from claimgraph.vocab import CG, PROV, RDF, RDFS, XSD
 
@@ -76,7 +76,7 @@ def activity_triples(iris: IriScheme, paper_id: str, sequence: int, activity: Ac
 
 
 def next_sequence(store: Store, iris: IriScheme, paper_id: str) -> int:
-    return store.scalar(read_named_query("audit-next-sequence"), {"audit": iris.audit_graph(paper_id)})
+    return store.scalar(read_internal_query("audit-next-sequence"), {"audit": iris.audit_graph(paper_id)})
 
 
 def record(store: Store, iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> None:
@@ -92,7 +92,7 @@ def audit_trail(store: Store, iris: IriScheme, paper_id: str) -> list[dict[str, 
     """The paper's activities in order: sequence, kind, name, counts, notes and touched IRIs."""
     audit = iris.audit_graph(paper_id)
     trail: dict[str, dict[str, object]] = {}
-    for row in store.select(read_named_query("audit-trail"), {"audit": audit}):
+    for row in store.select(read_internal_query("audit-trail"), {"audit": audit}):
         key = row["activity"].value
         entry = trail.setdefault(key, {"sequence": int(row["sequence"].value), "kind": row["kind"].value,
                                        "name": row["name"].value, "counts": {}, "notes": {}, "touched": []})
@@ -100,6 +100,6 @@ def audit_trail(store: Store, iris: IriScheme, paper_id: str) -> list[dict[str, 
             entry["counts"][row["countName"].value] = int(row["countValue"].value)  # type: ignore[index]
         if "noteName" in row:
             entry["notes"][row["noteName"].value] = row["noteValue"].value  # type: ignore[index]
-    for row in store.select(read_named_query("audit-touched"), {"audit": audit}):
+    for row in store.select(read_internal_query("audit-touched"), {"audit": audit}):
         trail[row["activity"].value]["touched"].append(row["touched"].value)  # type: ignore[union-attr]
     return sorted(trail.values(), key=lambda entry: entry["sequence"])  # type: ignore[arg-type,return-value]

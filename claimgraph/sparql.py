@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
-from claimgraph.assets import asset_path
+from claimgraph.assets import asset_path, asset_root
 from claimgraph.errors import QueryNotFoundError
 
 Term = NamedNode | BlankNode | Literal
@@ -80,4 +80,12 @@ def read_named_query(name: str) -> str:
     path = list_named_queries().get(name)
     if path is None:
         raise QueryNotFoundError(f"no shipped query named {name!r}")
+    return path.read_text(encoding="utf-8")
+
+
+def read_internal_query(name: str) -> str:
+    """Text of a query the code binds and runs (sparql/internal/NAME.rq), not offered by name to users."""
+    path = asset_root() / "sparql" / "internal" / f"{name}.rq"
+    if not path.is_file():
+        raise QueryNotFoundError(f"missing internal query sparql/internal/{name}.rq (looked in {asset_root()})")
     return path.read_text(encoding="utf-8")

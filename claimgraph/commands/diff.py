@@ -9,7 +9,7 @@ from pyoxigraph import Triple
 from claimgraph.commands import iri_scheme, store_from
 from claimgraph.console import out
 from claimgraph.errors import ClaimgraphError
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import ntriples
 
 
@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     with store_from(args) as store:
         if not store.ask("ASK { GRAPH ?raw { ?s ?p ?o } }", {"raw": raw}):
             raise ClaimgraphError(f"paper {args.paper!r} has no raw graph in the store at {store.location}; ingest it first")
-        rows = store.select(read_named_query("graph-diff"), {"from": raw, "to": paper})
+        rows = store.select(read_internal_query("graph-diff"), {"from": raw, "to": paper})
     for change, sign in (("added", "+"), ("removed", "-")):
         triples = [Triple(row["s"], row["p"], row["o"]) for row in rows if row["change"].value == change]  # type: ignore[arg-type]
         for line in ntriples(triples).splitlines():

@@ -50,7 +50,7 @@ from claimgraph.paper_graph import stored_paper_ids
 from claimgraph.pipeline.embeddings import DEFAULT_EMBEDDER, Embedder, make_embedder
 from claimgraph.pipeline.sidecar import EmbeddingCache, Sidecar, SidecarError, default_sidecar_dir
 from claimgraph.profiles import MergePolicy, Profile, load_profile, merge_policy
-from claimgraph.sparql import bind, read_named_query
+from claimgraph.sparql import bind, read_internal_query, read_named_query
 from claimgraph.store import Store, ntriples
 from claimgraph.vocab import CG, RDF, XSD
 
@@ -144,7 +144,7 @@ def node_rows(store: Store, iris: IriScheme, graph: NamedNode | None = None) -> 
     if graph is not None:
         bindings["graph"] = graph
     rows: dict[tuple[str, str, str], NodeRow] = {}
-    for row in store.select(read_named_query("canonical-nodes"), bindings):
+    for row in store.select(read_internal_query("canonical-nodes"), bindings):
         key = (row["g"].value, row["node"].value, row["type"].value)
         if key in rows and (rows[key].text, str(rows[key].hub)) <= (row["text"].value, str(row.get("hub"))):
             continue
@@ -160,7 +160,7 @@ def hub_rows(store: Store, iris: IriScheme) -> list[HubRow]:
 
 def covered_papers(store: Store) -> list[str]:
     """Paper graph IRIs whose audit graph records a canonicalize activity."""
-    return sorted(row["paper"].value for row in store.select(read_named_query("canonicalized-papers")))
+    return sorted(row["paper"].value for row in store.select(read_internal_query("canonicalized-papers")))
 
 
 @dataclass(frozen=True)

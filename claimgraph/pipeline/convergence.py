@@ -15,7 +15,7 @@ from claimgraph.iris import IriScheme
 from claimgraph.paper_graph import stored_paper_ids
 from claimgraph.pipeline.canonicalize import covered_papers, local_name
 from claimgraph.profiles import Profile, load_profile, merge_policy
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import Store
 
 MEASURES = ("nodes", "hubs", "attached to a hub", "merged")
@@ -50,12 +50,12 @@ def convergence(store: Store, iris: IriScheme, profile: Profile | str = "discour
     policies = merge_policy(profile)
     canonical = {"canonical": iris.canonical_graph()}
     by_type: dict[str, dict[str, int]] = defaultdict(dict)
-    for row in store.select(read_named_query("convergence"), canonical):
+    for row in store.select(read_internal_query("convergence"), canonical):
         type_iri = row["type"].value
         if policies.get(type_iri, "never") != "never":
             by_type[row["measure"].value][local_name(type_iri)] = int(row["value"].value)
     papers = [iris.paper(paper_id).value for paper_id in stored_paper_ids(store, iris)]
-    links = [(row["paper"].value, row["via"].value) for row in store.select(read_named_query("cross-paper-links"), canonical)]
+    links = [(row["paper"].value, row["via"].value) for row in store.select(read_internal_query("cross-paper-links"), canonical)]
     sizes = component_sizes(papers, links)
     return Convergence(
         papers=len(papers),

@@ -17,7 +17,7 @@ from pyoxigraph import Literal, NamedNode
 from claimgraph.iris import IriScheme
 from claimgraph.pipeline.repair import RAW_LABEL
 from claimgraph.profiles import Profile, edge_labels
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import Store
 from claimgraph.vocab import CG, XSD
 
@@ -53,7 +53,7 @@ def reasoning_dot(store: Store, iris: IriScheme, profile: Profile, paper_id: str
     paper = iris.paper(paper_id)
     bindings = {"graph": paper, "scaffolding": Literal("false" if evaluation_view else "true", datatype=XSD.boolean)}
     lines = [f"digraph {quote(paper_id)} {{"]
-    for row in store.select(read_named_query("reasoning-nodes"), bindings):
+    for row in store.select(read_internal_query("reasoning-nodes"), bindings):
         source = f"({row['x'].value},{row['y'].value},{row['z'].value}) " if "x" in row else ""
         role = f"{row['role'].value}: " if "role" in row else ""
         attrs = [f"label={quote(source + role + row['text'].value)}"]
@@ -61,7 +61,7 @@ def reasoning_dot(store: Store, iris: IriScheme, profile: Profile, paper_id: str
         attrs += ["scaffolding=true"] if _flag(row.get("scaffold")) else []
         lines.append(f"  {quote(dot_id(paper, row['node']))} [{', '.join(attrs)}];")  # type: ignore[arg-type]
     labels = {iri: label for label, iri in edge_labels(profile).items()}
-    for row in store.select(read_named_query("reasoning-edges"), bindings):
+    for row in store.select(read_internal_query("reasoning-edges"), bindings):
         attrs = [f"label={quote(edge_label(labels, row['edge']))}"]  # type: ignore[arg-type]
         if "confidence" in row:
             attrs.append(f"confidence={row['confidence'].value}")

@@ -24,7 +24,7 @@ from claimgraph.assets import asset_path
 from claimgraph.audit import Activity, now
 from claimgraph.iris import IriScheme
 from claimgraph.profiles import Profile
-from claimgraph.sparql import query_description, read_named_query
+from claimgraph.sparql import query_description, read_internal_query
 from claimgraph.store import Store, ntriples
 from claimgraph.validation import RuleViolation, compile_profile, rule_violations
 from claimgraph.vocab import CG
@@ -80,7 +80,7 @@ def gate_paper(store: Store, iris: IriScheme, profile: Profile, paper_id: str, v
 
 
 def stored_residuals(store: Store, paper: NamedNode) -> list[str]:
-    return [row["residual"].value for row in store.select(read_named_query("paper-residuals"), {"graph": paper})]
+    return [row["residual"].value for row in store.select(read_internal_query("paper-residuals"), {"graph": paper})]
 
 
 def write_residuals(store: Store, paper: NamedNode, residuals: Iterable[str]) -> None:

@@ -18,7 +18,7 @@ from pyoxigraph import NamedNode
 from claimgraph.iris import IriScheme
 from claimgraph.loaders.document import Document
 from claimgraph.paper_graph import viewpoint_iri
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import Store
 
 
@@ -71,7 +71,7 @@ class PairScores:
 def hub_membership(store: Store, iris: IriScheme) -> dict[str, set[str]]:
     """Node IRI -> the CANON_ hubs it mentions, read from the store."""
     members: dict[str, set[str]] = defaultdict(set)
-    for row in store.select(read_named_query("canonical-nodes"), {"canonical": iris.canonical_graph()}):
+    for row in store.select(read_internal_query("canonical-nodes"), {"canonical": iris.canonical_graph()}):
         if "hub" in row:
             members[row["node"].value].add(row["hub"].value)
     return members

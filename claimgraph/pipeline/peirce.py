@@ -26,7 +26,7 @@ from claimgraph.paper_graph import edge_annotation_triples, source_tuple_triples
 from claimgraph.pipeline.materialize import PARSE_FAILED, ParsedEdge, ParsedGraph, ParsedNode, materialize
 from claimgraph.pipeline.repair import PaperRepair, edge_predicate, repair_paper
 from claimgraph.profiles import Profile, canonical_edge_label, normalize_label
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import Store
 from claimgraph.vocab import CG, PROV, RDF, XSD
 
@@ -133,7 +133,7 @@ class Materialized:
 def source_anchors(store: Store, paper: NamedNode) -> dict[Source, NamedNode]:
     """Source tuple -> the paper's viewpoint (or, for (x, 0, 0), sentence) it names."""
     anchors: dict[Source, NamedNode] = {}
-    for row in store.select(read_named_query("source-anchors"), {"graph": paper}):
+    for row in store.select(read_internal_query("source-anchors"), {"graph": paper}):
         key = (int(row["x"].value), int(row["y"].value), int(row["z"].value))
         anchors.setdefault(key, row["anchor"])  # type: ignore[arg-type]
     return anchors

@@ -2,7 +2,7 @@
 
 Every script is a SPARQL UPDATE with ``?graph`` (the paper graph) and
 ``?vocabulary`` (the profile vocabulary graph) bound as RDF terms. The part of
-the paper graph a script can change (sparql/queries/repair-scope.rq) is read
+the paper graph a script can change (sparql/internal/repair-scope.rq) is read
 from the store before and after each script; the difference gives the counts
 and the IRIs the script touched (an UPDATE reports nothing).
 The unrepaired extraction stays in the paper's raw graph.
@@ -27,7 +27,7 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.iris import IriScheme
 from claimgraph.pipeline.gate import GateReport, gate_activity, gate_paper
 from claimgraph.profiles import Profile, edge_labels, extracted_classes, normalize_label
-from claimgraph.sparql import read_named_query
+from claimgraph.sparql import read_internal_query
 from claimgraph.store import Store
 from claimgraph.vocab import CG, SKOS, XSD, Namespace
 
@@ -127,7 +127,7 @@ def script_paths(profile: Profile) -> list[Path]:
 
 def repair_scope(store: Store, graph: NamedNode, vocabulary: NamedNode) -> set[Triple]:
     """The triples of ``graph`` that a repair script can add, remove or rewrite."""
-    rows = store.select(read_named_query("repair-scope"), {"graph": graph, "vocabulary": vocabulary})
+    rows = store.select(read_internal_query("repair-scope"), {"graph": graph, "vocabulary": vocabulary})
     return {Triple(row["s"], row["p"], row["o"]) for row in rows}  # type: ignore[arg-type]
 
 
