@@ -215,17 +215,17 @@ class Extractor:
             if attempt == self.max_reprompts:
                 break
             for key, reason in failures.items():
-                await self._reprompt(extraction, passage, extraction.nodes[key], reason, log)
+                await self._reprompt(extraction, passage, extraction.nodes[key], reason, log, attempt + 1)
         for key, reason in self.node_failures(extraction, passage).items():
             node = extraction.nodes[key]
             log.notes.append(f"passage {passage.index}: dropped {node.type} {node.id} ({reason})")
             extraction.drop_node(node)
             log.nodes_dropped += 1
 
-    async def _reprompt(self, extraction: PaperExtraction, passage: Passage, node: Node, reason: str, log: StepLog) -> None:
+    async def _reprompt(self, extraction: PaperExtraction, passage: Passage, node: Node, reason: str, log: StepLog, attempt: int) -> None:
         shown = {"id": node.id, "type": node.type, "text": node.text, "sentence": node.sentence, "arg0": node.arg0, "arg1": node.arg1}
         prompt = self._render("reprompt", [node.type], passage, node=json.dumps({k: v for k, v in shown.items() if v is not None}, ensure_ascii=False),
-                              problem=reason, node_type=node.type)
+                              problem=reason, node_type=node.type, attempt=str(attempt), attempts=str(self.max_reprompts))
         log.reprompts += 1
         reply = await self._ask(extraction, log.step, passage, prompt, log)
         if reply is None:

@@ -188,6 +188,7 @@ def test_python_literal_reply_with_nested_quotes_is_read_without_eval(fake_llm, 
     server = fake_llm(clean_script(entities_p1=[literal], relations_p1=[relations(rel("E1", "supports", "E2"))]))
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 4
     assert {("Claim", 'Shade (the "dark" kind) slows moss growth'), ("Hypothesis", "Light's role (see (a))")} <= result.nodes()
     entities_log = result.report.steps[0]
     assert any("default" in note for note in entities_log.notes), "a missing confidence gets the default and a note"
@@ -205,6 +206,7 @@ def test_association_missing_arg1_is_fixed_by_a_focused_reprompt(fake_llm, run) 
     server = fake_llm(script)
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 5, "2 entities + 1 re-prompt + 2 relations"
     reprompts = [r for r in server.chat_requests("entities") if "failed validation" in r.last_user_message]
     assert len(reprompts) == 1
     assert '"id": "E3"' in reprompts[0].last_user_message
@@ -221,6 +223,7 @@ def test_a_node_still_invalid_after_the_bound_is_dropped_and_recorded(fake_llm, 
     server = fake_llm(script)
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 7, "2 entities + 2 re-prompts + 2 relations + 1 orphans"
     assert ("Association", "Shade slows moss growth") not in result.nodes()
     log = result.report.steps[0]
     assert log.reprompts == 2 and log.nodes_dropped == 1
@@ -241,6 +244,7 @@ def test_dangling_names_are_matched_created_or_dropped(fake_llm, run) -> None:
     server = fake_llm(clean_script(relations_p2=[p2_relations], dangling_p2=[decisions]))
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 5
     assert result.measures("gaps")["dangling_edges"] == 3
     assert result.measures("dangling")["dangling_edges"] == 0
     log = result.report.steps[-1]
@@ -258,6 +262,7 @@ def test_orphans_are_linked_or_dropped_in_phase_three(fake_llm, run) -> None:
     server = fake_llm(clean_script(entities_p1=[p1], relations_p1=[relations()], orphans_p1=[orphan_reply]))
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 5
     assert result.measures("relations")["orphans"] == 3
     assert result.measures("orphans")["orphans"] == 0
     assert ("Claim", "Moss is green") not in result.nodes()
@@ -275,6 +280,7 @@ def test_a_colocation_gap_gets_one_focused_call_for_its_passage(fake_llm, run) -
     server = fake_llm(clean_script(entities_p2=[p2], relations_p2=[p2_rel], gaps_p2=[gap_reply], dangling_p2=[match]))
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 7, "4 + orphans, gaps and dangling for passage 2"
     assert result.measures("orphans")["passage_gaps"] == 1
     assert result.measures("gaps")["passage_gaps"] == 0
     assert ("Shaded moss grew less than moss in the open", "supports", "Open moss grew more") in result.edges()
@@ -286,6 +292,7 @@ def test_429_with_retry_after_then_success(fake_llm, run) -> None:
     server = fake_llm(script)
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 5
     entity_calls = server.chat_requests("entities")
     assert [r.status for r in entity_calls].count(429) == 1 and len(entity_calls) == 3
     assert ("Association", "Shade slows moss growth") in result.nodes()
@@ -296,6 +303,7 @@ def test_repeated_500s_fail_that_passage_and_the_rest_goes_on(fake_llm, run) -> 
     server = fake_llm(clean_script(entities_p1=[error(500)]))
     result = run(server, max_retries=2)
     result()
+    assert len(server.chat_requests()) == 5, "3 attempts for passage 1, entities + relations for passage 2"
     assert len([r for r in server.chat_requests("entities") if r.status == 500]) == 3
     assert result.report.failed_calls and "entities passage 1" in result.report.failed_calls[0]
     assert ("Evidence", "Shaded moss grew less than moss in the open") in result.nodes()
@@ -309,6 +317,7 @@ def test_a_timeout_is_retried_and_then_succeeds(fake_llm, run) -> None:
     server = fake_llm(clean_script(entities_p2=[Reply(content=P2_ENTITIES, delay=1.5), dropped(), P2_ENTITIES]))
     result = run(server, timeout=0.5, max_retries=3)
     result()
+    assert len(server.chat_requests()) == 6
     assert result.report.failed_calls == []
     assert ("Claim", "The result supports the light hypothesis") in result.nodes()
     assert result.accounting.total().as_dict()["attempts"] >= 6
@@ -318,6 +327,7 @@ def test_garbage_text_yields_no_nodes_and_a_diagnostic(fake_llm, run) -> None:
     server = fake_llm(clean_script(entities_p1=["I am sorry, I cannot help with that :) [[[ }}"], relations_p1=[relations()]))
     result = run(server)
     result()
+    assert len(server.chat_requests()) == 3
     assert not any(text in {"shade", "moss growth"} for _, text in result.nodes())
     assert result.measures("entities")["nodes"] == 2
     assert result.report.steps[0].notes, "the skipped reply is recorded"
