@@ -33,7 +33,7 @@ import os
 import re
 import time
 import tomllib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -297,7 +297,7 @@ class Canonicalizer:
         self.cache = EmbeddingCache(self.embedder, self.directory)
         self.summary = CanonicalizeSummary()
         self._merge_rewrite = read_asset("sparql", "merge", "rewrite-iri.ru")
-        self._recount = read_asset("sparql", "merge", "recount-hub-members.ru")
+        self._add_members = read_asset("sparql", "merge", "add-hub-members.ru")
         self.sidecar = self._open(force_rebuild=rebuild)
 
     @contextmanager
@@ -463,8 +463,9 @@ class Canonicalizer:
         for audit_graph, triples in self._audit(paper_id, plan).items():
             data[audit_graph].extend(triples)
         operations.append(insert_data(data))
-        if plan.links:
-            operations.append(bind(self._recount, {"graph": plan.graph, "canonical": canonical}))
+        added = Counter(link.hub for link in plan.links)
+        for hub, count in sorted(added.items(), key=lambda item: item[0].value):
+            operations.append(bind(self._add_members, {"hub": hub, "added": Literal(str(count), datatype=XSD.integer), "canonical": canonical}))
         self.store.update(join_updates(operations))
 
     def _audit(self, paper_id: str, plan: Plan) -> dict[NamedNode, list[Triple]]:
@@ -600,6 +601,7 @@ def reindex(
 ) -> ReindexSummary:
     """Rebuild the sidecar from the store alone and write it (the cached embeddings are reused)."""
     canonicalizer = Canonicalizer(store, iris, profile, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True)
+    store.update(read_asset("sparql", "merge", "recount-hub-members.ru"), {"canonical": iris.canonical_graph()})
     canonicalizer.save()
     sizes = {name: len(partition) for name, partition in sorted(canonicalizer.sidecar.partitions.items())}
     return ReindexSummary(canonicalizer.directory, len(canonicalizer.sidecar.covered), sizes, canonicalizer.cache.computed, canonicalizer.summary.rebuilt)

@@ -114,3 +114,22 @@ def test_a_sidecar_of_another_embedder_is_rebuilt_and_hub_members_are_not_pendin
         "SELECT ?node WHERE { GRAPH ?g { ?node ?mentions ?hub } }", {"mentions": CG.mentions})}
     pending = reopened.sidecar.partitions.get(f"pending {CG.Viewpoint.value}")
     assert pending is not None and not linked & {iri for iri, *_ in pending.live_items()}
+
+
+def test_reindex_recounts_hub_members_from_the_store(canon_documents, tmp_path: Path) -> None:
+    from claimgraph.iris import IriScheme
+    from claimgraph.pipeline.canonicalize import reindex
+
+    iris, store = IriScheme(), EmbeddedStore(tmp_path / "store")
+    for document in canon_documents:
+        store_document(store, document, iris)
+    embedder = HashingEmbedder(256)
+    canonicalize_papers(store, iris, [d.paper_id for d in canon_documents], sidecar_dir=tmp_path / "side", embedder=embedder)
+    query = read_named_query("canonical-hubs")
+    before = {row["hub"].value: row["members"].value for row in store.select(query, {"canonical": iris.canonical_graph()})}
+    assert before
+    store.update("DELETE { GRAPH ?c { ?h ?count ?n } } INSERT { GRAPH ?c { ?h ?count 99 } } WHERE { GRAPH ?c { ?h ?count ?n } }",
+                 {"c": iris.canonical_graph(), "count": CG.memberCount})
+    reindex(store, iris, sidecar_dir=tmp_path / "side", embedder=embedder)
+    after = {row["hub"].value: row["members"].value for row in store.select(query, {"canonical": iris.canonical_graph()})}
+    assert after == before
