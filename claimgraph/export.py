@@ -40,7 +40,7 @@ def export(
     store: Store,
     fmt: str,
     paper_ids: Iterable[str] | None = None,
-    iris: IriScheme = IriScheme(),
+    iris: IriScheme | None = None,
     kinds: Collection[str] = ("paper",),
     everything: bool = False,
     profile: Profile | str = "peirce",
@@ -55,6 +55,7 @@ def export(
     ``dot`` writes each chosen paper's reasoning graph (``profile`` names its
     edge labels); ``evaluation_view`` leaves the scaffolding root out.
     """
+    iris = iris or IriScheme()
     if fmt not in ALL_FORMAT_NAMES:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(ALL_FORMAT_NAMES)}")
     if fmt == "dot":

@@ -10,7 +10,7 @@ measures it (claimgraph.pipeline.repair), all recorded in the audit graph.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 

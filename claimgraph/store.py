@@ -17,7 +17,6 @@ from pathlib import Path
 import pyoxigraph
 from pyoxigraph import (
     DefaultGraph,
-    Literal,
     NamedNode,
     Quad,
     QueryBoolean,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode
 
-from claimgraph.fake_llm_server import FakeLLMServer, Rule, dropped, error, ok
+from claimgraph.fake_llm_server import FakeLLMServer, Rule, dropped, error
 from claimgraph.ingest import store_document
 from claimgraph.iris import IriScheme
 from claimgraph.loaders import load_document
