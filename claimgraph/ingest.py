@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claimgraph.assets import read_asset
 from claimgraph.audit import Activity, activity_triples, now
 from claimgraph.errors import ClaimgraphError
 from claimgraph.iris import IriScheme
@@ -24,6 +25,7 @@ from claimgraph.pipeline.llm_accounting import Accounting
 from claimgraph.pipeline.llm_config import LLMConfig
 from claimgraph.pipeline.repair import PaperRepair, load_vocabulary, repair_paper
 from claimgraph.profiles import Profile, load_profile
+from claimgraph.sparql import bind
 from claimgraph.store import Store
 
 
@@ -53,7 +55,8 @@ def store_document(store: Store, document: Document, iris: IriScheme) -> int:
     triples = list(dict.fromkeys(document_triples(document, iris)))
     load = Activity("load", f"load {document.format} input", {"triples": len(triples)}, notes={"file": Path(document.source).name}, ended=now())
     audit = list(activity_triples(iris, pid, 1, load))
-    store.replace_graphs({iris.paper(pid): triples, iris.raw_graph(pid): triples, iris.audit_graph(pid): audit})
+    leaving = bind(read_asset("sparql", "merge", "remove-hub-members.ru"), {"graph": iris.paper(pid), "canonical": iris.canonical_graph()})
+    store.replace_graphs({iris.paper(pid): triples, iris.raw_graph(pid): triples, iris.audit_graph(pid): audit}, before=leaving)
     return len(triples)
 
 

@@ -120,10 +120,15 @@ class Store(ABC):
         (value,) = rows[0].values()
         return int(value.value)
 
-    def replace_graphs(self, graphs: Mapping[NamedNode, Iterable[Triple]]) -> None:
-        """Atomically replace the content of several named graphs."""
+    def replace_graphs(self, graphs: Mapping[NamedNode, Iterable[Triple]], before: str = "") -> None:
+        """Atomically replace the content of several named graphs.
+
+        ``before``, an update whose terms are already bound, runs first in the same
+        request (e.g. to adjust figures that depend on the graphs being replaced).
+        """
         if graphs:
-            self._update(replace_graphs_update(graphs))
+            body = replace_graphs_update(graphs)
+            self._update(f"{before} ;\n{body}" if before else body)
 
     def replace_graph(self, graph: NamedNode, triples: Iterable[Triple]) -> None:
         self.replace_graphs({graph: triples})
