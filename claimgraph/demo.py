@@ -18,7 +18,7 @@ from claimgraph.pipeline.llm_config import LLMConfig
 
 DEMO_MODEL = "claimgraph-demo-recorded"
 DEMO_DIR = asset_path("examples", "demo")
-DEMO_PAPERS = ("soil-warming.md", "synthetic-arche-ripples.json")
+DEMO_PAPERS = ("soil-warming.md", "soil-moisture.md", "synthetic-arche-ripples.json")
 
 
 def demo_papers() -> list[Path]:

@@ -21,7 +21,7 @@ def test_recordings_cover_every_call_of_the_demo() -> None:
     assert result.failures == []
     assert [f for report in result.extractions for f in report.failed_calls] == []
     totals = result.accounting.total().as_dict()
-    assert totals["calls"] == 15 and totals["failures"] == 0
+    assert totals["calls"] == 22 and totals["failures"] == 0
 
 
 def test_demo_runs_offline_and_prints_each_step(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -42,6 +42,8 @@ def test_demo_runs_offline_and_prints_each_step(capsys: pytest.CaptureFixture[st
         loops = opened.select("SELECT ?s WHERE { GRAPH ?g { ?s ?p ?s } }", {"g": paper})
         assert loops == []
         hubs = opened.scalar(f"SELECT (COUNT(?h) AS ?n) WHERE {{ GRAPH ?c {{ ?h a <{CG}CanonicalNode> }} }}", {"c": IriScheme().canonical_graph()})
+        merged = opened.scalar(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?survivor <{CG}mergedFrom> ?retired }} }}")
     assert hubs > 0
+    assert merged >= 1, "the two soil papers share factors, which merge across papers"
     hub_row = next(line for line in out.splitlines() if line.strip("│ ").startswith("hubs ") and "│" in line)
     assert [cell.strip() for cell in hub_row.strip("│").split("│")][1:3] == ["0", str(hubs)], "the convergence table reports the store's hubs"
