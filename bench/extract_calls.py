@@ -68,6 +68,9 @@ def main() -> None:
             print(f"cold run, {concurrency} concurrent call(s): {seconds:6.2f} s wall, {calls} calls at {args.latency * 1000:.0f} ms latency")
         print(f"speed-up 8 vs 1: {timings[1][0] / timings[8][0]:.2f}x")
         print(f"second run: {second_calls} calls to the server, {hits} cache hits, {second_seconds:.2f} s")
+        waiting = {c: seconds - second_seconds for c, (seconds, _) in timings.items()}
+        print(f"time waiting on the LLM (cold run minus the all-cached run): 1 call {waiting[1]:.2f} s, "
+              f"8 calls {waiting[8]:.2f} s, speed-up {waiting[1] / waiting[8]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.iris import IriScheme
 from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.paper_graph import document_triples
-from claimgraph.pipeline.extract import ExtractionReport, measure_with_shapes, run_extraction
+from claimgraph.pipeline.extract import ExtractionReport, measure_with_shapes, run_extractions
 from claimgraph.pipeline.llm_accounting import Accounting
 from claimgraph.pipeline.llm_config import LLMConfig
 from claimgraph.pipeline.repair import PaperRepair, load_vocabulary, repair_paper
@@ -74,29 +74,52 @@ def ingest_paths(
     activities join the paper's audit trail). ``on_file(path, error)`` reports progress.
     """
     result = IngestResult()
-    seen: dict[str, Path] = {}
     loaded = load_profile(profile) if isinstance(profile, str) else profile
     vocabulary = load_vocabulary(store, iris, loaded) if loaded else None
-    for path in find_inputs(paths):
+    stored = _load_and_store(store, paths, iris, result, on_file)
+    reports: dict[str, ExtractionReport | ClaimgraphError] = {}
+    if llm is not None and loaded is not None and vocabulary is not None:
+        prose = [document for _, document in stored if needs_extraction(document)]
+        reports = run_extractions(store, iris, loaded, prose, llm, result.accounting, vocabulary)
+    for path, document in stored:
         error: str | None = None
         try:
-            document = load_document(path)
-            if document.paper_id in seen and seen[document.paper_id] != path:
-                raise ClaimgraphError(f"{path}: paper id {document.paper_id!r} already ingested from {seen[document.paper_id]} in this batch")
-            store_document(store, document, iris)
-            seen[document.paper_id] = path
-            result.papers.append(document.paper_id)
-            report = None
-            if llm is not None and loaded is not None and vocabulary is not None and needs_extraction(document):
-                report = run_extraction(store, iris, loaded, document, llm, result.accounting, vocabulary)
+            report = reports.get(document.paper_id)
+            if isinstance(report, ClaimgraphError):
+                raise report
+            if report is not None:
                 result.extractions.append(report)
-            if loaded:
+            if loaded is not None and vocabulary is not None:
                 result.repairs.append(repair_paper(store, iris, loaded, document.paper_id, vocabulary, report.activities if report else ()))
-            if report is not None and loaded is not None and vocabulary is not None:
-                report.measures.append(("repaired", measure_with_shapes(store, iris, loaded, document.paper_id, vocabulary, iris.paper(document.paper_id))))
+                if report is not None:
+                    report.measures.append(("repaired", measure_with_shapes(store, iris, loaded, document.paper_id, vocabulary, iris.paper(document.paper_id))))
         except ClaimgraphError as failure:
             error = str(failure)
             result.failures.append(IngestFailure(path, error))
         if on_file:
             on_file(path, error)
     return result
+
+
+def _load_and_store(
+    store: Store, paths: Iterable[Path], iris: IriScheme, result: IngestResult,
+    on_file: Callable[[Path, str | None], None] | None,
+) -> list[tuple[Path, Document]]:
+    """Load each file and store its structure; a file that fails is reported (``on_file``) and left out."""
+    stored: list[tuple[Path, Document]] = []
+    seen: dict[str, Path] = {}
+    for path in find_inputs(paths):
+        try:
+            document = load_document(path)
+            if document.paper_id in seen and seen[document.paper_id] != path:
+                raise ClaimgraphError(f"{path}: paper id {document.paper_id!r} already ingested from {seen[document.paper_id]} in this batch")
+            store_document(store, document, iris)
+        except ClaimgraphError as failure:
+            result.failures.append(IngestFailure(path, str(failure)))
+            if on_file:
+                on_file(path, str(failure))
+            continue
+        seen[document.paper_id] = path
+        result.papers.append(document.paper_id)
+        stored.append((path, document))
+    return stored

@@ -11,6 +11,7 @@ gate follow in claimgraph.pipeline.repair.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pyoxigraph import NamedNode
@@ -20,7 +21,8 @@ from claimgraph.iris import IriScheme
 from claimgraph.loaders.document import Document
 from claimgraph.pipeline.extraction import PaperExtraction, extraction_triples, node_iri
 from claimgraph.pipeline.gate import measure_graph
-from claimgraph.pipeline.llm import open_client
+from claimgraph.errors import ClaimgraphError
+from claimgraph.pipeline.llm import LLMClient, open_client
 from claimgraph.pipeline.llm_accounting import Accounting
 from claimgraph.pipeline.llm_config import LLMConfig
 from claimgraph.pipeline.phases import STEPS, Extractor, StepLog
@@ -51,36 +53,52 @@ def measure_with_shapes(store: Store, iris: IriScheme, profile: Profile, paper_i
 
 
 async def extract_paper(
-    store: Store, iris: IriScheme, profile: Profile, document: Document, config: LLMConfig,
-    accounting: Accounting, vocabulary: NamedNode, max_reprompts: int = 2,
+    store: Store, iris: IriScheme, profile: Profile, document: Document, client: LLMClient,
+    vocabulary: NamedNode, max_reprompts: int = 2,
 ) -> ExtractionReport:
     """Run every step on the document (already stored by ingest) and leave the result in its raw and paper graphs."""
     pid = document.paper_id
     report = ExtractionReport(pid)
     extraction = PaperExtraction(document)
     raw, paper = iris.raw_graph(pid), iris.paper(pid)
-    async with open_client(config, accounting) as client:
-        extractor = Extractor(client, profile, iris, extracted_class_names(profile), max_reprompts)
-        for step in STEPS:
-            started = now()
-            before = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
-            log: StepLog = await getattr(extractor, step)(extraction)
-            store.replace_graph(raw, extraction_triples(extraction, iris, profile))
-            measures = measure_with_shapes(store, iris, profile, pid, vocabulary, raw)
-            report.steps.append(log)
-            report.measures.append((step, measures))
-            after = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
-            notes = {f"note {n:03d}": text for n, text in enumerate(log.notes + log.failed_calls, start=1)}
-            counts = {**log.counts(), **accounting.as_activity_counts(pid, step)}
-            report.activities.append(Activity("extract", step, counts, sorted(after ^ before, key=str), notes, started, now()))
-            report.activities.append(Activity("gate", f"after {step}", measures, ended=now()))
+    extractor = Extractor(client, profile, iris, extracted_class_names(profile), max_reprompts)
+    for step in STEPS:
+        started = now()
+        before = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
+        log: StepLog = await getattr(extractor, step)(extraction)
+        store.replace_graph(raw, extraction_triples(extraction, iris, profile))
+        measures = measure_with_shapes(store, iris, profile, pid, vocabulary, raw)
+        report.steps.append(log)
+        report.measures.append((step, measures))
+        after = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
+        notes = {f"note {n:03d}": text for n, text in enumerate(log.notes + log.failed_calls, start=1)}
+        counts = {**log.counts(), **client.accounting.as_activity_counts(pid, step)}
+        report.activities.append(Activity("extract", step, counts, sorted(after ^ before, key=str), notes, started, now()))
+        report.activities.append(Activity("gate", f"after {step}", measures, ended=now()))
     store.replace_graph(paper, extraction_triples(extraction, iris, profile))
     return report
 
 
-def run_extraction(
-    store: Store, iris: IriScheme, profile: Profile, document: Document, config: LLMConfig,
+async def _extract_all(
+    store: Store, iris: IriScheme, profile: Profile, documents: Sequence[Document], config: LLMConfig,
     accounting: Accounting, vocabulary: NamedNode,
-) -> ExtractionReport:
-    """``extract_paper`` from synchronous code (one event loop, and one client, per paper)."""
-    return asyncio.run(extract_paper(store, iris, profile, document, config, accounting, vocabulary))
+) -> dict[str, ExtractionReport | ClaimgraphError]:
+    async with open_client(config, accounting) as client:
+
+        async def one(document: Document) -> tuple[str, ExtractionReport | ClaimgraphError]:
+            try:
+                return document.paper_id, await extract_paper(store, iris, profile, document, client, vocabulary)
+            except ClaimgraphError as error:
+                return document.paper_id, error
+
+        return dict(await asyncio.gather(*(one(document) for document in documents)))
+
+
+def run_extractions(
+    store: Store, iris: IriScheme, profile: Profile, documents: Sequence[Document], config: LLMConfig,
+    accounting: Accounting, vocabulary: NamedNode,
+) -> dict[str, ExtractionReport | ClaimgraphError]:
+    """Extract several papers at once, sharing one client (and its concurrency bound); a paper's error is its own."""
+    if not documents:
+        return {}
+    return asyncio.run(_extract_all(store, iris, profile, documents, config, accounting, vocabulary))

@@ -17,7 +17,7 @@ from claimgraph.fake_llm_server import FakeLLMServer, Rule, dropped, error
 from claimgraph.ingest import store_document
 from claimgraph.iris import IriScheme
 from claimgraph.loaders import load_document
-from claimgraph.pipeline.extract import run_extraction
+from claimgraph.pipeline.extract import run_extractions
 from claimgraph.pipeline.llm_accounting import Accounting
 from claimgraph.pipeline.repair import load_vocabulary, repair_paper
 from claimgraph.profiles import load_profile
@@ -104,7 +104,8 @@ class Run:
     def __call__(self):
         store_document(self.store, self.document, self.iris)
         vocabulary = load_vocabulary(self.store, self.iris, self.profile)
-        self.report = run_extraction(self.store, self.iris, self.profile, self.document, self.config, self.accounting, vocabulary)
+        reports = run_extractions(self.store, self.iris, self.profile, [self.document], self.config, self.accounting, vocabulary)
+        self.report = reports[self.document.paper_id]
         self.repair = repair_paper(self.store, self.iris, self.profile, self.document.paper_id, vocabulary, self.report.activities)
         return self.report
 
