@@ -1,4 +1,8 @@
-"""``claimgraph ingest``: load files or folders into the store, repair them (gate table), then validate."""
+"""``claimgraph ingest``: load files or folders, extract prose with the LLM, repair, canonicalize, validate.
+
+``demo`` reuses ``ingest_and_report`` with its own arguments, so options only
+``ingest`` has are read with ``getattr`` and a default.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +22,9 @@ from claimgraph.loaders import find_inputs
 from claimgraph.pipeline.canonicalize import canonicalize_papers
 from claimgraph.pipeline.convergence import convergence, convergence_delta
 from claimgraph.pipeline.embeddings import make_embedder
+from claimgraph.pipeline.llm_config import LLMConfig, add_llm_arguments, config_from_args
 from claimgraph.pipeline.phases import STEPS
 from claimgraph.store import Store
-from claimgraph.pipeline.llm_config import LLMConfig, add_llm_arguments, config_from_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
