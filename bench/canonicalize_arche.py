@@ -21,13 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.ingest import store_document
-from claimgraph.iris import IriScheme
+from claimgraph.workflow import store_document
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import Document, find_inputs, load_document
-from claimgraph.pipeline.canonicalize import Canonicalizer
-from claimgraph.pipeline.convergence import convergence
-from claimgraph.pipeline.embeddings import make_embedder
-from claimgraph.pipeline.pairset import LabelledPair, arche_pairs, hub_membership, score_pairs
+from claimgraph.canonical.canonicalizer import Canonicalizer
+from claimgraph.canonical.convergence import convergence
+from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.testing.pairset import LabelledPair, arche_pairs, hub_membership, score_pairs
 from claimgraph.store import EmbeddedStore
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"

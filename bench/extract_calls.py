@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 from claimgraph.demo import demo_config, demo_rules
-from claimgraph.fake_llm_server import Rule, running_fake_llm
-from claimgraph.ingest import IngestResult, ingest_paths
-from claimgraph.iris import IriScheme
+from claimgraph.testing.fake_llm import Rule, running_fake_llm
+from claimgraph.workflow import IngestResult, ingest_paths
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import find_inputs
-from claimgraph.pipeline.phases import STEPS
+from claimgraph.extract.steps import STEPS
 from claimgraph.store import EmbeddedStore
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "papers"

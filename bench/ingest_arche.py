@@ -15,13 +15,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimgraph.ingest import ingest_paths
-from claimgraph.iris import IriScheme
+from claimgraph.workflow import ingest_paths
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import find_inputs
-from claimgraph.oxigraph_server import running_oxigraph
-from claimgraph.sparql import list_named_queries
+from claimgraph.testing.oxigraph import running_oxigraph
+from claimgraph.rdf.sparql import list_named_queries
 from claimgraph.store import EmbeddedStore, RemoteStore, Store
-from claimgraph.validation import validate_store
+from claimgraph.quality.validation import validate_store
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 

@@ -28,16 +28,16 @@ from pathlib import Path
 
 from pyoxigraph import Literal
 
-from claimgraph.ingest import ingest_paths
-from claimgraph.iris import IriScheme
+from claimgraph.workflow import ingest_paths
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import Document, find_inputs, load_document
-from claimgraph.pipeline.dot import dot_id, edge_label, quote
-from claimgraph.pipeline.peirce import store_reasoning
-from claimgraph.pipeline.repair import load_vocabulary
-from claimgraph.profiles import edge_labels, load_profile
-from claimgraph.sparql import read_internal_query
+from claimgraph.publish.dot import dot_id, edge_label, quote
+from claimgraph.reasoning.peirce import store_reasoning
+from claimgraph.quality.repair import load_vocabulary
+from claimgraph.profile.manifest import edge_labels, load_profile
+from claimgraph.rdf.sparql import read_internal_query
 from claimgraph.store import EmbeddedStore, Store
-from claimgraph.vocab import XSD
+from claimgraph.rdf.vocab import XSD
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 FAMILIES = {

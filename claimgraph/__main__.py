@@ -1,3 +1,3 @@
-from claimgraph.cli import main
+from claimgraph.cli.main import main
 
 raise SystemExit(main())

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.errors import LoaderError
-from claimgraph.iris import slugify
+from claimgraph.rdf.iris import slugify
 from claimgraph.loaders.document import Document, Passage, Reference, Sentence, Viewpoint
 from claimgraph.loaders.text_input import read_text
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from claimgraph.iris import slugify
+from claimgraph.rdf.iris import slugify
 from claimgraph.loaders.document import Document
 from claimgraph.loaders.text import build_document
 from claimgraph.loaders.xml_input import Layout, Sections, attach_citations, collect_sections, first, local_name, numbered, plain_text

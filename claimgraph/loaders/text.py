@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from claimgraph.errors import LoaderError
-from claimgraph.iris import slugify
+from claimgraph.rdf.iris import slugify
 from claimgraph.loaders.document import Document, Passage, Sentence
 from claimgraph.loaders.text_input import read_text, split_sentences
 

@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 
 from claimgraph.demo import DEMO_DIR, demo_config, demo_papers, demo_rules
-from claimgraph.fake_llm_server import running_fake_llm
-from claimgraph.ingest import ingest_paths
-from claimgraph.iris import IriScheme
+from claimgraph.testing.fake_llm import running_fake_llm
+from claimgraph.workflow import ingest_paths
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore
 
 

@@ -3,7 +3,7 @@
 # (its edge was a self-loop, dangling, ...). An annotation whose IRI is not the
 # one derived from its edge is renamed to it: <GRAPH/stmt/HASH> with HASH the
 # first 16 hex digits of SHA-256 over graph, subject, predicate and "<object>"
-# joined by U+001F, exactly as claimgraph.iris.IriScheme.statement and the
+# joined by U+001F, exactly as claimgraph.rdf.iris.IriScheme.statement and the
 # annotation_sync rule compute it.
 # Bind ?graph (the paper graph).
 PREFIX cg:  <https://w3id.org/claimgraph/ontology/v1#>

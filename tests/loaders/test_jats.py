@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 
 from claimgraph.errors import LoaderError
-from claimgraph.iris import IriScheme
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import load_document
-from claimgraph.paper_graph import document_triples
+from claimgraph.papers.document_graph import document_triples
 from claimgraph.store import EmbeddedStore
-from claimgraph.validation import validate_store
+from claimgraph.quality.validation import validate_store
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "papers" / "synthetic-moss-light.xml"
 

@@ -1,0 +1,1 @@
+"""Cross-paper canonicalization: embeddings, the FAISS sidecar, merge policy, CANON_ hubs, convergence."""

@@ -1,0 +1,1 @@
+"""The command line: parses arguments and renders results; nothing else."""

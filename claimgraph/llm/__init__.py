@@ -1,0 +1,1 @@
+"""The LLM client: OpenAI-compatible backends, response cache and replay, retries, accounting."""

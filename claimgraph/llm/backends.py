@@ -1,0 +1,171 @@
+"""Where completions come from: a live OpenAI-compatible endpoint, or recorded responses.
+
+A backend makes exactly one attempt per ``complete`` call and classifies what
+went wrong: ``TransientCallError`` (worth retrying: 429, 5xx, timeouts, dropped
+connections, a garbage body) or ``PermanentCallError`` (retrying cannot help:
+400, 401, 404, a missing recording). Retries, caching and the concurrency bound
+live in ``claimgraph.llm.client.LLMClient``, the same for every backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import openai
+
+from claimgraph.llm.cache import CacheError, Completion, Message, ResponseCache, cache_key
+from claimgraph.llm.config import LLMConfig, LLMConfigError
+
+PHASE_HEADER = "X-Claimgraph-Phase"
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
+
+
+@dataclass(frozen=True)
+class CallTag:
+    """Which paper, phase and passage a call is for: used in accounting, errors and request headers."""
+
+    paper_id: str
+    phase: str
+    passage: int | None = None
+
+    def __str__(self) -> str:
+        where = f"paper {self.paper_id}, phase {self.phase}"
+        return where if self.passage is None else f"{where}, passage {self.passage}"
+
+
+class TransientCallError(Exception):
+    """One attempt failed in a way that may pass; ``retry_after`` is the server's requested wait."""
+
+    def __init__(self, reason: str, retry_after: float | None = None, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+        self.status = status
+
+
+class PermanentCallError(Exception):
+    """One attempt failed in a way that another attempt would repeat."""
+
+    def __init__(self, reason: str, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+class ChatBackend(Protocol):
+    async def complete(self, messages: Sequence[Message], params: Mapping[str, Any], tag: CallTag) -> Completion:
+        """One attempt at a chat completion."""
+
+    async def aclose(self) -> None:
+        """Release connections."""
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """The wait a 429/503 asks for: ``retry-after-ms``, or ``Retry-After`` as seconds or an HTTP date."""
+    milliseconds = headers.get("retry-after-ms")
+    if milliseconds:
+        try:
+            return max(0.0, float(milliseconds) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return max(0.0, (moment - datetime.now(timezone.utc)).total_seconds())
+
+
+def _status_error(error: openai.APIStatusError) -> Exception:
+    status = error.status_code
+    detail = str(error.message)[:300]
+    if status in RETRYABLE_STATUS:
+        return TransientCallError(f"HTTP {status}: {detail}", retry_after_seconds(error.response.headers), status)
+    hints = {401: " (check OPENAI_API_KEY)", 404: " (check the model name and OPENAI_BASE_URL)"}
+    return PermanentCallError(f"HTTP {status}: {detail}{hints.get(status, '')}", status)
+
+
+class OpenAIBackend:
+    """``openai.AsyncOpenAI`` with its own retries off, so LLMClient's retry loop is the only one."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        api_key = config.api_key
+        if not api_key:
+            if config.base_url is None:
+                raise LLMConfigError("OPENAI_API_KEY is not set (needed for api.openai.com; set OPENAI_BASE_URL for a local endpoint)")
+            api_key = "unused"  # local servers (vLLM, Ollama, llama.cpp) accept any key
+        self.timeout = config.timeout
+        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=config.base_url, timeout=config.timeout, max_retries=0)
+
+    async def complete(self, messages: Sequence[Message], params: Mapping[str, Any], tag: CallTag) -> Completion:
+        try:
+            response = await self._client.chat.completions.create(
+                messages=[dict(m) for m in messages],  # type: ignore[misc]
+                extra_headers={PHASE_HEADER: tag.phase},
+                **params,
+            )
+        except openai.APITimeoutError:
+            raise TransientCallError(f"no answer within {self.timeout:g} s (timeout)") from None
+        except openai.APIConnectionError as error:
+            cause = error.__cause__ or error
+            raise TransientCallError(f"connection failed: {type(cause).__name__}: {cause}") from None
+        except openai.APIStatusError as error:
+            raise _status_error(error) from None
+        except openai.APIError as error:
+            raise TransientCallError(f"malformed response: {error}") from None
+        choices = getattr(response, "choices", None)
+        if not choices:
+            raise TransientCallError(f"the endpoint answered without choices: {str(response)[:200]!r}")
+        usage = getattr(response, "usage", None)
+        return Completion(
+            text=choices[0].message.content or "",
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            finish_reason=str(choices[0].finish_reason or "stop"),
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+
+class ReplayBackend:
+    """Serves responses recorded in a cache directory; sends nothing anywhere."""
+
+    def __init__(self, directory: Path) -> None:
+        if not Path(directory).is_dir():
+            raise LLMConfigError(f"replay directory {directory} does not exist")
+        self._recordings = ResponseCache(directory)
+
+    async def complete(self, messages: Sequence[Message], params: Mapping[str, Any], tag: CallTag) -> Completion:
+        key = cache_key(messages, params)
+        try:
+            completion = self._recordings.read(key)
+        except CacheError as error:
+            raise PermanentCallError(str(error)) from None
+        if completion is None:
+            raise PermanentCallError(
+                f"no recorded response {key} in {self._recordings.directory} for {tag} "
+                f"(model {params.get('model')!r}); the prompt or settings changed since recording: "
+                f"re-record by running with --cache-dir {self._recordings.directory} against an endpoint"
+            )
+        return completion
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+
+def make_backend(config: LLMConfig) -> ChatBackend:
+    return ReplayBackend(config.replay_dir) if config.replay_dir is not None else OpenAIBackend(config)

@@ -1,0 +1,105 @@
+"""The audit trail: PROV-O activities in each paper's audit named graph.
+
+Every step that changes a paper (load, an extraction phase, a repair script, a
+merge or hub link) is recorded as one ``prov:Activity`` with its kind, name,
+counts and the IRIs it touched. Ingest starts a fresh trail for the paper;
+later steps append to it, numbered by ``cg:sequence``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from claimgraph.rdf.iris import IriScheme, content_hash
+from claimgraph.rdf.sparql import read_internal_query
+from claimgraph.store import Store, ntriples
+from claimgraph.rdf.vocab import CG, PROV, RDF, RDFS, XSD
+
+
+@dataclass
+class Activity:
+    """One recorded step. ``counts`` holds named integers (before/after, calls, tokens...)."""
+
+    kind: str
+    name: str
+    counts: Mapping[str, int] = field(default_factory=dict)
+    touched: Sequence[NamedNode] = ()
+    notes: Mapping[str, str] = field(default_factory=dict)
+    started: datetime | None = None
+    ended: datetime | None = None
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _datetime(value: datetime) -> Literal:
+    return Literal(value.isoformat(), datatype=XSD.dateTime)
+
+
+def _integer(value: int) -> Literal:
+    return Literal(str(int(value)), datatype=XSD.integer)
+
+
+def activity_iri(audit_graph: NamedNode, sequence: int, activity: Activity) -> NamedNode:
+    return NamedNode(f"{audit_graph.value}/activity/{sequence:04d}-{content_hash(activity.kind, activity.name, length=8)}")
+
+
+def activity_triples(iris: IriScheme, paper_id: str, sequence: int, activity: Activity) -> Iterator[Triple]:
+    audit = iris.audit_graph(paper_id)
+    node = activity_iri(audit, sequence, activity)
+    yield Triple(node, RDF.type, PROV.Activity)
+    yield Triple(node, CG.activityKind, Literal(activity.kind))
+    yield Triple(node, RDFS.label, Literal(activity.name))
+    yield Triple(node, CG.sequence, _integer(sequence))
+    yield Triple(node, PROV.used, iris.paper(paper_id))
+    if activity.started:
+        yield Triple(node, PROV.startedAtTime, _datetime(activity.started))
+    if activity.ended:
+        yield Triple(node, PROV.endedAtTime, _datetime(activity.ended))
+    for name, value in sorted(activity.counts.items()):
+        count = NamedNode(f"{node.value}/count/{content_hash(name, length=8)}")
+        yield Triple(node, CG.hasCount, count)
+        yield Triple(count, CG.countName, Literal(name))
+        yield Triple(count, RDF.value, _integer(value))
+    for name, value in sorted(activity.notes.items()):
+        note = NamedNode(f"{node.value}/note/{content_hash(name, length=8)}")
+        yield Triple(node, CG.hasNote, note)
+        yield Triple(note, CG.noteName, Literal(name))
+        yield Triple(note, RDF.value, Literal(value))
+    for touched in dict.fromkeys(activity.touched):
+        yield Triple(node, CG.touched, touched)
+
+
+def next_sequence(store: Store, iris: IriScheme, paper_id: str) -> int:
+    return store.scalar(read_internal_query("audit-next-sequence"), {"audit": iris.audit_graph(paper_id)})
+
+
+def record(store: Store, iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> None:
+    """Append activities to the paper's audit graph, in order, in one update."""
+    if not activities:
+        return
+    start = next_sequence(store, iris, paper_id)
+    triples = [t for offset, activity in enumerate(activities) for t in activity_triples(iris, paper_id, start + offset, activity)]
+    store.update(f"INSERT DATA {{ GRAPH ?audit {{\n{ntriples(triples)}}} }}", {"audit": iris.audit_graph(paper_id)})
+
+
+def audit_trail(store: Store, iris: IriScheme, paper_id: str) -> list[dict[str, object]]:
+    """The paper's activities in order: sequence, kind, name, counts, notes and touched IRIs."""
+    audit = iris.audit_graph(paper_id)
+    trail: dict[str, dict[str, object]] = {}
+    for row in store.select(read_internal_query("audit-trail"), {"audit": audit}):
+        key = row["activity"].value
+        entry = trail.setdefault(key, {"sequence": int(row["sequence"].value), "kind": row["kind"].value,
+                                       "name": row["name"].value, "counts": {}, "notes": {}, "touched": []})
+        if "countName" in row:
+            entry["counts"][row["countName"].value] = int(row["countValue"].value)  # type: ignore[index]
+        if "noteName" in row:
+            entry["notes"][row["noteName"].value] = row["noteValue"].value  # type: ignore[index]
+    for row in store.select(read_internal_query("audit-touched"), {"audit": audit}):
+        trail[row["activity"].value]["touched"].append(row["touched"].value)  # type: ignore[union-attr]
+    return sorted(trail.values(), key=lambda entry: entry["sequence"])  # type: ignore[arg-type,return-value]

@@ -1,1 +1,0 @@
-"""Extraction pipeline: LLM client, output parsing, validator boundary, phases, gate, canonicalization."""

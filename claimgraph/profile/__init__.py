@@ -1,0 +1,1 @@
+"""Profiles: manifest, ontology lookups (labels, policies, families) and the ShEx schema's constraints."""

@@ -1,0 +1,1 @@
+"""Publishing: exports to RDF syntaxes, JSON-LD and DOT."""

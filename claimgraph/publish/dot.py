@@ -1,0 +1,70 @@
+"""Reasoning graphs back to DOT: the format the tolerant materializer reads, so export and parse round-trip.
+
+One ``digraph`` per paper. A node's id is its IRI relative to ``<paper>/node/``
+(other IRIs, such as the scaffolding root, relative to the paper), its label
+``(x,y,z) role: text``; the root carries ``root=true`` and the scaffolding root
+``scaffolding=true``. An edge carries its label (the skos:notation, or the raw
+label of an unrepaired one) and its confidence when it has an annotation. The
+evaluation view leaves the scaffolding root and its cg:aggregatedInto edges out.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+
+from pyoxigraph import Literal, NamedNode
+
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.quality.repair import RAW_LABEL
+from claimgraph.profile.manifest import Profile, edge_labels
+from claimgraph.rdf.sparql import read_internal_query
+from claimgraph.store import Store
+from claimgraph.rdf.vocab import CG, XSD
+
+AGGREGATED_INTO = "aggregated-into"
+
+
+def quote(text: str) -> str:
+    """A DOT double-quoted string; the materializer's unquote reverses it."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def dot_id(paper: NamedNode, node: NamedNode) -> str:
+    for prefix in (f"{paper.value}/node/", f"{paper.value}/"):
+        if node.value.startswith(prefix):
+            return node.value[len(prefix):]
+    return node.value
+
+
+def edge_label(labels: dict[str, str], edge: NamedNode) -> str:
+    if edge == CG.aggregatedInto:
+        return AGGREGATED_INTO
+    if edge.value.startswith(RAW_LABEL.iri):
+        return urllib.parse.unquote(edge.value[len(RAW_LABEL.iri):])
+    return labels.get(edge.value, edge.value.rsplit("#", 1)[-1])
+
+
+def _flag(value: object) -> bool:
+    return isinstance(value, Literal) and value.value in ("true", "1")
+
+
+def reasoning_dot(store: Store, iris: IriScheme, profile: Profile, paper_id: str, evaluation_view: bool = False) -> str:
+    """The paper's reasoning graph as one DOT digraph."""
+    paper = iris.paper(paper_id)
+    bindings = {"graph": paper, "scaffolding": Literal("false" if evaluation_view else "true", datatype=XSD.boolean)}
+    lines = [f"digraph {quote(paper_id)} {{"]
+    for row in store.select(read_internal_query("reasoning-nodes"), bindings):
+        source = f"({row['x'].value},{row['y'].value},{row['z'].value}) " if "x" in row else ""
+        role = f"{row['role'].value}: " if "role" in row else ""
+        attrs = [f"label={quote(source + role + row['text'].value)}"]
+        attrs += ["root=true"] if _flag(row.get("root")) else []
+        attrs += ["scaffolding=true"] if _flag(row.get("scaffold")) else []
+        lines.append(f"  {quote(dot_id(paper, row['node']))} [{', '.join(attrs)}];")  # type: ignore[arg-type]
+    labels = {iri: label for label, iri in edge_labels(profile).items()}
+    for row in store.select(read_internal_query("reasoning-edges"), bindings):
+        attrs = [f"label={quote(edge_label(labels, row['edge']))}"]  # type: ignore[arg-type]
+        if "confidence" in row:
+            attrs.append(f"confidence={row['confidence'].value}")
+        lines.append(f"  {quote(dot_id(paper, row['source']))} -> {quote(dot_id(paper, row['target']))} [{', '.join(attrs)}];")  # type: ignore[arg-type]
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""Quality: deterministic repair scripts, the gate, ShEx validation and semantic rules."""

@@ -1,0 +1,125 @@
+"""The gate: named SPARQL measures of a paper's raw and repaired graphs, the profile's rules, typed residuals.
+
+A measure is a file ``sparql/queries/gate/<name>.rq`` returning one count; its
+comment header describes it. Every file in that folder is a measure, so adding
+one (passage gaps, say) is adding a file. Measures get ``?graph`` (the graph
+measured), ``?paper`` (the paper graph, whose IRI edge annotations derive from)
+and ``?vocabulary`` (the profile vocabulary graph) bound.
+
+The profile's gate rules (sparql/rules) run on the repaired graph; each
+violation that maps to a residual label makes the paper a typed residual,
+recorded on the paper as ``cg:residual``. Residuals the gate does not own
+(``parse_failed``, set by the materializer) are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from claimgraph.assets import asset_path
+from claimgraph.papers.audit import Activity, now
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.profile.manifest import Profile
+from claimgraph.rdf.sparql import query_description, read_internal_query
+from claimgraph.store import Store, ntriples
+from claimgraph.quality.validation import RuleViolation, compile_profile, rule_violations
+from claimgraph.rdf.vocab import CG
+
+MATERIALIZER_RESIDUALS = frozenset({"parse_failed"})
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    description: str
+    text: str
+
+
+@cache
+def measures() -> tuple[Measure, ...]:
+    """The gate measures, in file-name order."""
+    folder = asset_path("sparql", "queries", "gate")
+    return tuple(Measure(path.stem, query_description(path), path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.rq")))
+
+
+def measure_graph(store: Store, graph: NamedNode, paper: NamedNode, vocabulary: NamedNode) -> dict[str, int]:
+    """Every measure of one graph, computed in the store."""
+    bindings = {"graph": graph, "paper": paper, "vocabulary": vocabulary}
+    return {measure.name: store.scalar(measure.text, bindings) for measure in measures()}
+
+
+@dataclass
+class GateReport:
+    """Measures of the raw and repaired graph, the rule violations after repair and the paper's residual labels."""
+
+    paper_id: str
+    raw: dict[str, int]
+    repaired: dict[str, int]
+    violations: list[RuleViolation] = field(default_factory=list)
+    residuals: list[str] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return not self.violations and not self.residuals
+
+
+def gate_paper(store: Store, iris: IriScheme, profile: Profile, paper_id: str, vocabulary: NamedNode) -> GateReport:
+    """Measure the raw and repaired graphs, run the rules, and record the residuals on the paper."""
+    paper = iris.paper(paper_id)
+    raw = measure_graph(store, iris.raw_graph(paper_id), paper, vocabulary)
+    repaired = measure_graph(store, paper, paper, vocabulary)
+    violations = rule_violations(store, paper, compile_profile(profile))
+    kept = {label for label in stored_residuals(store, paper) if label in MATERIALIZER_RESIDUALS}
+    residuals = sorted(kept | {violation.residual for violation in violations if violation.residual})
+    write_residuals(store, paper, residuals)
+    return GateReport(paper_id, raw, repaired, violations, residuals)
+
+
+def stored_residuals(store: Store, paper: NamedNode) -> list[str]:
+    return [row["residual"].value for row in store.select(read_internal_query("paper-residuals"), {"graph": paper})]
+
+
+def write_residuals(store: Store, paper: NamedNode, residuals: Iterable[str]) -> None:
+    """Replace the paper's cg:residual labels, in one update."""
+    triples = [Triple(paper, CG.residual, Literal(label)) for label in residuals]
+    update = "DELETE WHERE { GRAPH ?graph { ?graph cg:residual ?label } }"
+    if triples:
+        update += f" ;\nINSERT DATA {{ GRAPH ?graph {{\n{ntriples(triples)}}} }}"
+    store.update(f"PREFIX cg: <{CG.iri}>\n{update}", {"graph": paper})
+
+
+def gate_activity(report: GateReport) -> Activity:
+    """The gate as an audit activity: each measure before (raw) and after (repaired) repair, residuals as a note."""
+    counts: dict[str, int] = {}
+    for name, value in report.raw.items():
+        counts[f"{name}_raw"] = value
+    for name, value in report.repaired.items():
+        counts[f"{name}_repaired"] = value
+    counts["rule_violations"] = len(report.violations)
+    notes = {"verdict": "accepted" if report.accepted else "residual", "residuals": ", ".join(report.residuals) or "none"}
+    return Activity("gate", "gate", counts, notes=notes, ended=now())
+
+
+def gate_rows(reports: Iterable[GateReport]) -> list[list[object]]:
+    """Table rows (measure, raw, repaired) summed over the reports."""
+    totals: dict[str, list[int]] = {}
+    for report in reports:
+        for name in report.raw:
+            pair = totals.setdefault(name, [0, 0])
+            pair[0] += report.raw[name]
+            pair[1] += report.repaired.get(name, 0)
+    return [[name, raw, repaired] for name, (raw, repaired) in totals.items()]
+
+
+def residual_counts(reports: Iterable[GateReport]) -> Mapping[str, int]:
+    """How many papers carry each residual label."""
+    counts: dict[str, int] = {}
+    for report in reports:
+        for label in report.residuals:
+            counts[label] = counts.get(label, 0) + 1
+    return dict(sorted(counts.items()))
+

@@ -1,0 +1,185 @@
+"""Deterministic repair: the profile's sparql/repair/*.ru scripts run on a paper graph, each one audited.
+
+Every script is a SPARQL UPDATE with ``?graph`` (the paper graph) and
+``?vocabulary`` (the profile vocabulary graph) bound as RDF terms. The part of
+the paper graph a script can change (sparql/internal/repair-scope.rq) is read
+from the store before and after each script; the difference gives the counts
+and the IRIs the script touched (an UPDATE reports nothing).
+The unrepaired extraction stays in the paper's raw graph.
+
+Edge labels the materializer cannot match to a canonical label are stored as
+raw-label predicates (``RAW_LABEL[normalized label]``) so that they are
+representable before ``canonicalize_edge_labels`` runs; see docs/repair.md.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from claimgraph.papers.audit import Activity, now, record
+from claimgraph.errors import ClaimgraphError
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.quality.gate import GateReport, gate_activity, gate_paper
+from claimgraph.profile.manifest import Profile, edge_labels, extracted_classes, normalize_label
+from claimgraph.rdf.sparql import read_internal_query
+from claimgraph.store import Store
+from claimgraph.rdf.vocab import CG, SKOS, XSD, Namespace
+
+RAW_LABEL = Namespace("https://w3id.org/claimgraph/raw-label/")
+UNLABELED = "unlabeled"
+
+
+class RepairError(ClaimgraphError):
+    """A repair could not run (missing script, paper not in the store)."""
+
+
+def raw_label_iri(label: str) -> NamedNode:
+    """The raw-label predicate of an edge label: its normalized form, percent-encoded like SPARQL ENCODE_FOR_URI."""
+    normalized = normalize_label(label) or UNLABELED
+    return RAW_LABEL[urllib.parse.quote(normalized, safe="")]
+
+
+def edge_predicate(profile: Profile, label: str) -> NamedNode:
+    """The canonical edge property when the label is canonical up to case and spacing, else its raw-label predicate.
+
+    Aliases are not resolved here: that is the audited canonicalize_edge_labels repair.
+    """
+    canonical = edge_labels(profile).get(normalize_label(label))
+    return NamedNode(canonical) if canonical else raw_label_iri(label)
+
+
+# ---------------------------------------------------------------- vocabulary graph
+
+
+def vocabulary_graph(iris: IriScheme, profile: Profile) -> NamedNode:
+    """``<base>graph/vocabulary/<profile>``: the alias table and edge properties the scripts join against."""
+    return NamedNode(f"{iris.base}graph/vocabulary/{profile.name}")
+
+
+def vocabulary_triples(profile: Profile) -> Iterator[Triple]:
+    """Edge properties (skos:notation), raw label -> property (cg:aliasOf) and the extracted classes."""
+    labels = edge_labels(profile)
+    for label, prop in sorted(labels.items()):
+        yield Triple(NamedNode(prop), SKOS.notation, Literal(label))
+        yield Triple(raw_label_iri(label), CG.aliasOf, NamedNode(prop))
+    for alias, label in sorted(profile.aliases.items()):
+        yield Triple(raw_label_iri(alias), CG.aliasOf, NamedNode(labels[label]))
+    for cls in extracted_classes(profile):
+        yield Triple(NamedNode(cls), CG.extractedClass, Literal("true", datatype=XSD.boolean))
+
+
+def load_vocabulary(store: Store, iris: IriScheme, profile: Profile) -> NamedNode:
+    """Write the profile's vocabulary graph (replacing it) and return its IRI."""
+    graph = vocabulary_graph(iris, profile)
+    store.replace_graph(graph, vocabulary_triples(profile))
+    return graph
+
+
+# ---------------------------------------------------------------- running scripts
+
+
+@dataclass(frozen=True)
+class ScriptRun:
+    """One script applied to one graph: triple counts before and after, and what changed."""
+
+    name: str
+    triples_before: int
+    triples_after: int
+    added: int
+    removed: int
+    touched: tuple[NamedNode, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.removed)
+
+    def activity(self) -> Activity:
+        counts = {"scope_before": self.triples_before, "scope_after": self.triples_after, "added": self.added, "removed": self.removed}
+        return Activity("repair", self.name, counts, self.touched, notes={"script": f"sparql/repair/{self.name}.ru"}, ended=now())
+
+
+@dataclass
+class PaperRepair:
+    """The repair of one paper: every script run, then the gate on the raw and the repaired graph."""
+
+    paper_id: str
+    runs: list[ScriptRun] = field(default_factory=list)
+    gate: GateReport | None = None
+
+
+@cache
+def _script_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def script_paths(profile: Profile) -> list[Path]:
+    """The profile's repair scripts in manifest order; a name without a file is an error."""
+    if profile.missing_repairs:
+        raise RepairError(f"{profile.manifest}: repairs {profile.missing_repairs} have no file in sparql/repair/")
+    return profile.repair_files
+
+
+def repair_scope(store: Store, graph: NamedNode, vocabulary: NamedNode) -> set[Triple]:
+    """The triples of ``graph`` that a repair script can add, remove or rewrite."""
+    rows = store.select(read_internal_query("repair-scope"), {"graph": graph, "vocabulary": vocabulary})
+    return {Triple(row["s"], row["p"], row["o"]) for row in rows}  # type: ignore[arg-type]
+
+
+def run_script(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path, before: set[Triple] | None = None) -> tuple[ScriptRun, set[Triple]]:
+    """Apply one repair script to ``graph``; returns what it changed and the graph's triples after it.
+
+    ``before`` (the scope as the previous script left it) saves a read. The
+    triple counts are of the repair scope, not of the whole graph.
+    """
+    before = repair_scope(store, graph, vocabulary) if before is None else before
+    store.update(_script_text(path), {"graph": graph, "vocabulary": vocabulary})
+    after = repair_scope(store, graph, vocabulary)
+    added, removed = after - before, before - after
+    prefix = graph.value + "/"
+    touched = {
+        term
+        for triple in added | removed
+        for term in (triple.subject, triple.object)
+        if isinstance(term, NamedNode) and (term == graph or term.value.startswith(prefix))
+    }
+    run = ScriptRun(path.stem, len(before), len(after), len(added), len(removed), tuple(sorted(touched, key=str)))
+    return run, after
+
+
+def repair_graph(store: Store, graph: NamedNode, vocabulary: NamedNode, profile: Profile) -> list[ScriptRun]:
+    """Run every repair script of the profile on one graph, in order (nothing recorded)."""
+    runs = []
+    triples: set[Triple] | None = None
+    for path in script_paths(profile):
+        run, triples = run_script(store, graph, vocabulary, path, triples)
+        runs.append(run)
+    return runs
+
+
+def repair_paper(
+    store: Store,
+    iris: IriScheme,
+    profile: Profile,
+    paper_id: str,
+    vocabulary: NamedNode | None = None,
+    extra: Sequence[Activity] = (),
+) -> PaperRepair:
+    """Repair a stored paper's graph, gate it, and append ``extra`` + one activity per script + the gate to its audit trail.
+
+    ``vocabulary`` is the IRI returned by load_vocabulary; when omitted the
+    vocabulary graph is (re)written first.
+    """
+    graph = iris.paper(paper_id)
+    if not store.ask("ASK { GRAPH ?graph { ?graph ?p ?o } }", {"graph": graph}):
+        raise RepairError(f"no paper {paper_id!r} in the store at {store.location}")
+    vocabulary = vocabulary or load_vocabulary(store, iris, profile)
+    result = PaperRepair(paper_id, repair_graph(store, graph, vocabulary, profile))
+    result.gate = gate_paper(store, iris, profile, paper_id, vocabulary)
+    record(store, iris, paper_id, [*extra, *(run.activity() for run in result.runs), gate_activity(result.gate)])
+    return result

@@ -1,0 +1,1 @@
+"""RDF building blocks: namespaces, the instance IRI scheme, SPARQL templates and term binding."""

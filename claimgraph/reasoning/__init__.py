@@ -1,0 +1,1 @@
+"""Peircean reasoning graphs: tolerant materialization of LLM graph responses and storage."""

@@ -1,0 +1,159 @@
+"""The Store interface: SPARQL 1.1 query, update and atomic graph replacement over a backend.
+
+Every write that replaces papers is a single SPARQL UPDATE request, which both
+Oxigraph and any SPARQL 1.1 server apply as one transaction: a concurrent reader
+sees a paper's old graphs or its new graphs, never a half.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
+
+import pyoxigraph
+from pyoxigraph import (
+    NamedNode,
+    Quad,
+    QueryBoolean,
+    QuerySolutions,
+    QueryTriples,
+    RdfFormat,
+    Triple,
+)
+
+from claimgraph.errors import StoreError
+from claimgraph.rdf.sparql import Term, bind
+
+QueryResult = QuerySolutions | QueryBoolean | QueryTriples | Iterator[Triple]
+Row = dict[str, Term]
+
+EXPORT_FORMATS: dict[str, RdfFormat] = {
+    "ttl": RdfFormat.TURTLE,
+    "trig": RdfFormat.TRIG,
+    "nq": RdfFormat.N_QUADS,
+    "nt": RdfFormat.N_TRIPLES,
+}
+
+
+def ntriples(triples: Iterable[Triple]) -> str:
+    """Triples as N-Triples text, escaped by the RDF library."""
+    return pyoxigraph.serialize(list(triples), format=RdfFormat.N_TRIPLES).decode("utf-8")
+
+
+def replace_graphs_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
+    """One SPARQL UPDATE that drops each graph, then refills them all.
+
+    All graphs go into a single INSERT DATA: SPARQL forbids sharing a blank node
+    between two INSERT DATA blocks, and a blank node may link a paper's graphs.
+    """
+    operations = [f"DROP SILENT GRAPH {graph}" for graph in graphs]
+    blocks = []
+    for graph, triples in graphs.items():
+        body = ntriples(triples)
+        if body:
+            blocks.append(f"GRAPH {graph} {{\n{body}}}")
+    if blocks:
+        operations.append("INSERT DATA {\n" + "\n".join(blocks) + "\n}")
+    return " ;\n".join(operations)
+
+
+class Store(ABC):
+    """A quad store addressed with SPARQL 1.1; every paper is one named graph."""
+
+    location: str
+
+    @abstractmethod
+    def _query(self, sparql: str) -> QueryResult: ...
+
+    @abstractmethod
+    def _update(self, sparql: str) -> None: ...
+
+    @abstractmethod
+    def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
+        """Quads of one named graph, or of every named graph."""
+
+    def close(self) -> None:
+        """Release the backend (the embedded store's lock)."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:
+        return self._query(bind(sparql, bindings))
+
+    def update(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> None:
+        self._update(bind(sparql, bindings))
+
+    def select(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> list[Row]:
+        """SELECT results as a list of {variable: term} (unbound variables left out)."""
+        result = self.query(sparql, bindings)
+        if not isinstance(result, QuerySolutions):
+            raise StoreError("select() needs a SELECT query")
+        names = [variable.value for variable in result.variables]
+        rows = []
+        for solution in result:
+            row = {}
+            for name in names:
+                value = solution[name]
+                if value is not None:
+                    row[name] = value
+            rows.append(row)
+        return rows
+
+    def ask(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> bool:
+        return bool(self.query(sparql, bindings))
+
+    def scalar(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> int:
+        """The integer value of a one-row, one-column SELECT (a COUNT)."""
+        rows = self.select(sparql, bindings)
+        if not rows or not rows[0]:
+            return 0
+        (value,) = rows[0].values()
+        return int(value.value)
+
+    def replace_graphs(self, graphs: Mapping[NamedNode, Iterable[Triple]], before: str = "") -> None:
+        """Atomically replace the content of several named graphs.
+
+        ``before``, an update whose terms are already bound, runs first in the same
+        request (e.g. to adjust figures that depend on the graphs being replaced).
+        """
+        if graphs:
+            body = replace_graphs_update(graphs)
+            self._update(f"{before} ;\n{body}" if before else body)
+
+    def replace_graph(self, graph: NamedNode, triples: Iterable[Triple]) -> None:
+        self.replace_graphs({graph: triples})
+
+    def drop_graphs(self, graphs: Iterable[NamedNode]) -> None:
+        operations = [f"DROP SILENT GRAPH {graph}" for graph in graphs]
+        if operations:
+            self._update(" ;\n".join(operations))
+
+    def triples(self, graph: NamedNode) -> list[Triple]:
+        return [quad.triple for quad in self.quads(graph)]
+
+    def graph_names(self) -> list[NamedNode]:
+        rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g")
+        return [row["g"] for row in rows]  # type: ignore[misc]
+
+    def count_triples(self, graph: NamedNode | None = None) -> int:
+        if graph is None:
+            return self.scalar("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
+        return self.scalar("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph})
+
+    def serialize(self, rdf_format: RdfFormat, graphs: Iterable[NamedNode] | None = None, prefixes: Mapping[str, str] | None = None) -> bytes:
+        """The chosen graphs (all named graphs by default) in an RDF syntax.
+
+        Formats without named graphs (Turtle, N-Triples) get the union of the triples.
+        """
+        chosen = list(graphs) if graphs is not None else None
+        quads: list[Quad] = []
+        for graph in chosen if chosen is not None else [None]:
+            quads.extend(self.quads(graph))
+        items: list[Quad] | list[Triple] = quads
+        if not rdf_format.supports_datasets:
+            items = list(dict.fromkeys(quad.triple for quad in quads))
+        return pyoxigraph.serialize(items, format=rdf_format, prefixes=dict(prefixes or {}))

@@ -1,0 +1,178 @@
+"""The claimgraph command end to end, in-process, on the embedded and the remote store."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyoxigraph
+import pytest
+from pyoxigraph import Literal, NamedNode
+
+from claimgraph.cli.main import main
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.store import open_store
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "papers" / "synthetic-arche-ripples.json"
+
+
+@pytest.fixture
+def batch(tmp_path: Path, arche_dir: Path) -> Path:
+    """A folder with two real ARCHE papers, one broken JSON and one non-UTF-8 file."""
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    for name in ("s41467-025-55907-w.json", "s41467-025-56034-2.json"):
+        shutil.copy(arche_dir / name, folder / name)
+    (folder / "broken.json").write_text('{"file_info": ', encoding="utf-8")
+    (folder / "latin1.md").write_bytes("# Titre\n\nCaf\xe9 cr\xe8me.".encode("latin-1"))
+    return folder
+
+
+@pytest.fixture
+def store_dir(tmp_path: Path) -> str:
+    return str(tmp_path / "store")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_ingest_reports_broken_files_by_name_and_keeps_the_rest(capsys, batch: Path, store_dir: str) -> None:
+    code, out, err = run(capsys, "--store", store_dir, "ingest", str(batch))
+    assert code == 1
+    assert "broken.json: not valid JSON" in err
+    assert "latin1.md: not UTF-8 (invalid byte 0xe9" in err
+    with open_store(store_dir) as store:
+        iris = IriScheme()
+        graphs = set(store.graph_names())
+        assert iris.paper("s41467-025-55907-w") in graphs and iris.paper("s41467-025-56034-2") in graphs
+        assert not any("broken" in graph.value or "latin1" in graph.value for graph in graphs)
+
+
+def test_reingesting_the_same_file_leaves_the_store_identical(capsys, store_dir: str) -> None:
+    assert run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))[0] == 0
+    with open_store(store_dir) as store:
+        first = {str(q) for q in store.quads()}
+        paper_graph = store.triples(IriScheme().paper("synthetic-ripples"))
+    assert run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))[0] == 0
+    with open_store(store_dir) as store:
+        assert store.triples(IriScheme().paper("synthetic-ripples")) == paper_graph
+        second = {str(q) for q in store.quads()}
+    assert second - first == {q for q in second - first if "/audit" in q}, "only audit timestamps may differ"
+    assert len(second) == len(first)
+
+
+def test_validate_passes_clean_papers_and_fails_a_broken_node(capsys, store_dir: str) -> None:
+    run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
+    code, out, _ = run(capsys, "--store", store_dir, "validate")
+    assert code == 0 and "0 failed" in out
+    paper = IriScheme().paper("synthetic-ripples")
+    with open_store(store_dir) as store:
+        store.update(
+            "INSERT DATA { GRAPH ?g { ?vp <https://w3id.org/claimgraph/ontology/v1#confidence> ?c } }",
+            {"g": paper, "vp": NamedNode(paper.value + "/viewpoint/1-0-1"), "c": Literal("1.5", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#decimal"))},
+        )
+    code, out, _ = run(capsys, "--store", store_dir, "validate", "--paper", "synthetic-ripples")
+    assert code == 1
+    assert "viewpoint/1-0-1" in out and "1 failed" in out
+
+
+def test_query_by_name_in_each_format(capsys, store_dir: str) -> None:
+    run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
+    code, out, _ = run(capsys, "--store", store_dir, "query", "papers-by-claims", "--format", "json")
+    assert code == 0
+    (row,) = json.loads(out)
+    assert row["id"] == "synthetic-ripples" and row["claims"] == "9" and row["sentences"] == "3"
+    code, out, _ = run(capsys, "--store", store_dir, "query", "papers-by-claims", "--format", "csv")
+    assert out.splitlines()[0] == "paper,id,claims,sentences,references"
+    code, out, _ = run(capsys, "--store", store_dir, "query", "papers-by-claims")
+    assert "synthetic-ripples" in out
+
+
+def test_query_binds_values_safely(capsys, store_dir: str) -> None:
+    run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
+    hostile = '"} ; DROP ALL ; INSERT DATA { <x:a> <x:b> "c" } #'
+    code, out, _ = run(capsys, "--store", store_dir, "query", "SELECT ?t WHERE { BIND(STRLEN(?text) AS ?t) }", "--bind", f"text={hostile}", "--format", "json")
+    assert code == 0 and json.loads(out) == [{"t": str(len(hostile))}]
+    code, out, _ = run(capsys, "--store", store_dir, "query", "sentence-assertions", "--format", "json",
+                       "--bind", f"sentence=<{IriScheme().paper('synthetic-ripples').value}/sentence/3>")
+    assert [row["text"] for row in json.loads(out)] == ["The study asks whether film elasticity alone explains the extra damping of ripples."]
+    with open_store(store_dir) as store:
+        assert store.count_triples() > 0
+
+
+def test_unknown_query_name_and_bad_binding_are_usage_errors(capsys, store_dir: str) -> None:
+    code, _, err = run(capsys, "--store", store_dir, "query", "no-such-query")
+    assert code == 2 and "no query named 'no-such-query'" in err
+    code, _, err = run(capsys, "--store", store_dir, "query", "paper-graphs", "--bind", "oops")
+    assert code == 2 and "expected NAME=VALUE" in err
+
+
+def test_export_writes_a_file_that_parses_back(capsys, store_dir: str, tmp_path: Path) -> None:
+    run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
+    target = tmp_path / "out.nq"
+    code, _, _ = run(capsys, "--store", store_dir, "export", "--format", "nq", "-o", str(target))
+    assert code == 0
+    quads = list(pyoxigraph.parse(path=str(target), format=pyoxigraph.RdfFormat.N_QUADS))
+    with open_store(store_dir) as store:
+        assert len(quads) == store.count_triples(IriScheme().paper("synthetic-ripples"))
+
+
+def test_stats_counts_come_from_the_store(capsys, store_dir: str) -> None:
+    run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
+    code, out, _ = run(capsys, "--store", store_dir, "stats", "--format", "json")
+    stats = {row["measure"]: row["value"] for row in json.loads(out)}
+    with open_store(store_dir) as store:
+        assert int(stats["papers"]) == 1
+        assert int(stats["all triples"]) == store.count_triples()
+    assert stats["https://w3id.org/claimgraph/ontology/v1#Viewpoint"] == "9"
+    assert stats["https://w3id.org/claimgraph/ontology/v1#Sentence"] == "3"
+
+
+def test_remote_store_through_the_cli(capsys, oxigraph_server: str) -> None:
+    open_store(oxigraph_server).update("DROP ALL")
+    code, _, _ = run(capsys, "--store", oxigraph_server, "ingest", str(EXAMPLE))
+    assert code == 0
+    code, out, _ = run(capsys, "--store", oxigraph_server, "stats", "--format", "json")
+    assert {row["measure"]: row["value"] for row in json.loads(out)}["papers"] == "1"
+    open_store(oxigraph_server).update("DROP ALL")
+
+
+def test_unreachable_remote_store_is_a_one_line_error(capsys) -> None:
+    code, _, err = run(capsys, "--store", "http://127.0.0.1:9", "stats")
+    assert code == 2
+    assert err.count("\n") == 1 and "cannot reach SPARQL endpoint http://127.0.0.1:9/query" in err
+
+
+def test_ingest_extracts_prose_through_an_llm_endpoint_and_reuses_the_cache(capsys, store_dir: str, tmp_path: Path, monkeypatch) -> None:
+    from claimgraph.demo import demo_rules
+    from claimgraph.testing.fake_llm import running_fake_llm
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    paper = REPO / "examples" / "papers" / "soil-warming.md"
+    cache = str(tmp_path / "cache")
+    with running_fake_llm(demo_rules()) as server:
+        args = ["--store", store_dir, "ingest", str(paper), "--base-url", server.base_url, "--cache-dir", cache, "--model", "m"]
+        code, out, err = run(capsys, *args)
+        assert code == 0, out + err
+        calls = len(server.chat_requests())
+        assert calls == 15 and "extraction gate: soil-warming" in out
+        code, out, _ = run(capsys, *args)
+        assert code == 0 and len(server.chat_requests()) == calls, "the second run is served by the cache"
+    with open_store(store_dir) as store:
+        assert store.scalar("SELECT (COUNT(?n) AS ?c) WHERE { GRAPH ?g { ?n a <https://w3id.org/claimgraph/ontology/v1#Hypothesis> } }",
+                            {"g": IriScheme().paper("soil-warming")}) == 4
+
+
+def test_ingest_without_an_llm_stores_the_structure_and_says_so(capsys, store_dir: str, monkeypatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    code, out, err = run(capsys, "--store", store_dir, "ingest", str(REPO / "examples" / "papers" / "soil-warming.md"))
+    assert code == 0 and "no LLM endpoint configured" in err
+    with open_store(store_dir) as store:
+        assert store.scalar("SELECT (COUNT(?n) AS ?c) WHERE { GRAPH ?g { ?n a <https://w3id.org/claimgraph/ontology/v1#Sentence> } }",
+                            {"g": IriScheme().paper("soil-warming")}) == 14
