@@ -1,0 +1,106 @@
+// The filter controls, which double as the legend: one checkbox per node type
+// (with its fill colour) and per role (with its ring colour), and the minimum
+// confidence slider. What is hidden is remembered by name, so a type hidden
+// in one paper stays hidden in the next.
+
+import { roleColour, typeColour } from "./graph-style.js";
+
+const NO_VALUE = "";
+
+function passesConfidence(confidence, minimum) {
+  return typeof confidence !== "number" || confidence >= minimum;
+}
+
+function tally(infos, key) {
+  const counts = new Map();
+  for (const info of infos) {
+    const value = info[key] || NO_VALUE;
+    counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+export class Filters {
+  // elements: {typeList, roleList, slider, output}; onChange() runs after any change.
+  constructor(elements, onChange) {
+    this.elements = elements;
+    this.onChange = onChange;
+    this.hiddenTypes = new Set();
+    this.hiddenRoles = new Set();
+    this.minConfidence = Number(elements.slider.value);
+    elements.slider.addEventListener("input", () => {
+      this.minConfidence = Number(elements.slider.value);
+      elements.output.textContent = this.minConfidence.toFixed(2);
+      this.onChange();
+    });
+    elements.output.textContent = this.minConfidence.toFixed(2);
+  }
+
+  // Hub nodes are what a hub view is about, so no filter hides them. Nodes
+  // and edges without a confidence are not judged by the slider.
+  nodePasses(info, isHub) {
+    if (isHub) {
+      return true;
+    }
+    return !this.hiddenTypes.has(info.type || NO_VALUE)
+      && !this.hiddenRoles.has(info.role || NO_VALUE)
+      && passesConfidence(info.confidence, this.minConfidence);
+  }
+
+  edgePasses(info) {
+    return passesConfidence(info.confidence, this.minConfidence);
+  }
+
+  // Rebuild both checkbox lists from the nodes on screen (hubs left out).
+  showOptions(nodeInfos) {
+    this.fillList(this.elements.typeList, tally(nodeInfos, "type"), this.hiddenTypes, {
+      prefix: "type",
+      colour: typeColour,
+      blank: "(no type)",
+      swatchClass: "swatch",
+    });
+    this.fillList(this.elements.roleList, tally(nodeInfos, "role"), this.hiddenRoles, {
+      prefix: "role",
+      colour: roleColour,
+      blank: "(no role)",
+      swatchClass: "swatch swatch-ring",
+    });
+  }
+
+  fillList(list, entries, hidden, { prefix, colour, blank, swatchClass }) {
+    list.replaceChildren();
+    entries.forEach(([value, count], index) => {
+      const item = document.createElement("li");
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.id = `${prefix}-option-${index}`;
+      box.value = value;
+      box.checked = !hidden.has(value);
+      box.addEventListener("change", () => {
+        if (box.checked) {
+          hidden.delete(value);
+        } else {
+          hidden.add(value);
+        }
+        this.onChange();
+      });
+      const label = document.createElement("label");
+      label.htmlFor = box.id;
+      const swatch = document.createElement("span");
+      swatch.className = swatchClass;
+      swatch.setAttribute("aria-hidden", "true");
+      if (value !== NO_VALUE) {
+        const prop = prefix === "role" ? "borderColor" : "backgroundColor";
+        swatch.style[prop] = colour(value);
+      }
+      label.append(swatch, `${value || blank} (${count})`);
+      item.append(box, label);
+      list.append(item);
+    });
+    if (entries.length === 0) {
+      const item = document.createElement("li");
+      item.textContent = "none in this graph";
+      list.append(item);
+    }
+  }
+}
