@@ -1,4 +1,10 @@
-"""Input formats -> the common Document. ``load_document`` picks the loader by file type."""
+"""Input formats -> the common Document. ``load_document`` picks the loader by file type.
+
+No input file reaches a traceback: whatever is wrong with a file (missing,
+unreadable, wrong encoding, malformed, hostile, over a limit of
+``claimgraph.loaders.limits``), ``load_document`` raises a LoaderError naming
+the file and the problem.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,15 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from claimgraph.errors import LoaderError
+from claimgraph.loaders import input_paths
 from claimgraph.loaders.arche import load_arche
 from claimgraph.loaders.document import Document, Passage, Reference, Sentence, Viewpoint
+from claimgraph.loaders.document_checks import check_document
 from claimgraph.loaders.jats import jats_document
+from claimgraph.loaders.markdown import load_markdown
 from claimgraph.loaders.pdf import load_pdf
 from claimgraph.loaders.tei import tei_document
-from claimgraph.loaders.text import load_markdown, load_text
+from claimgraph.loaders.text import load_text
 from claimgraph.loaders.xml_input import local_name, parse_xml
 
 Loader = Callable[[Path], Document]
@@ -39,27 +48,25 @@ LOADERS: dict[str, Loader] = {
     ".text": load_text,
 }
 
-__all__ = [
-    "Document", "Passage", "Reference", "Sentence", "Viewpoint",
-    "LOADERS", "load_document", "find_inputs",
-]
+__all__ = ["LOADERS", "Document", "Passage", "Reference", "Sentence", "Viewpoint", "find_inputs", "load_document"]
 
 
 def load_document(path: Path) -> Document:
-    """Load one file with the loader registered for its extension."""
+    """Load one file with the loader registered for its extension; LoaderError for anything wrong with it."""
+    input_paths.check_input_path(path, LOADERS)
     loader = LOADERS.get(path.suffix.lower())
     if loader is None:
         known = ", ".join(sorted(LOADERS))
         raise LoaderError(path, f"unsupported file type {path.suffix or '(none)'!r}; known: {known}")
-    return loader(path)
+    document = loader(path)
+    check_document(path, document)
+    return document
 
 
 def find_inputs(paths: Iterable[Path]) -> Iterator[Path]:
-    """Files to ingest: each file given, and the supported files inside each folder given."""
-    for path in paths:
-        if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if child.is_file() and child.suffix.lower() in LOADERS and child.name.lower() != "readme.md":
-                    yield child
-        else:
-            yield path
+    """Files to ingest: each file given, and the supported files inside each folder given.
+
+    Never raises: a missing path, or a folder without a supported file, is
+    yielded as it is so that ``load_document`` reports it for that item.
+    """
+    return input_paths.find_inputs(paths, LOADERS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sentence:
     """One sentence; ``index`` is 1-based and stable across re-loads of the same file."""
 
@@ -27,7 +27,7 @@ class Passage:
         return " ".join(sentence.text for sentence in self.sentences)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Viewpoint:
     """An atomic claim given by the input (ARCHE), with its (x, y, z) source tuple.
 

@@ -15,7 +15,17 @@ from lxml import etree
 
 from claimgraph.loaders.document import Document
 from claimgraph.loaders.text import build_document
-from claimgraph.loaders.xml_input import Layout, Sections, attach_citations, children, collect_sections, first, local_name, numbered, plain_text
+from claimgraph.loaders.xml_input import (
+    Layout,
+    Sections,
+    attach_citations,
+    children,
+    collect_sections,
+    first,
+    local_name,
+    numbered,
+    plain_text,
+)
 
 SKIP = frozenset({"fig", "fig-group", "table-wrap", "table-wrap-group", "disp-formula", "fn", "fn-group", "supplementary-material", "ref-list"})
 

@@ -6,21 +6,34 @@ or a numbered heading opens a section; the reference list and what follows it
 is left out; each section's text is cut into passages of at most
 PASSAGE_SENTENCES sentences. A PDF without a text layer (scanned pages,
 images only) is refused with a hint to run OCR first.
+
+Limits (claimgraph.loaders.limits): at most MAX_PDF_PAGES pages; no stream
+may decompress to more than MAX_PDF_DECOMPRESSED_BYTES (pypdf stops
+decompressing there), nor all pages' content streams together. pypdf raises
+all kinds of built-in exceptions on malformed files (RecursionError on deep
+nesting, IndexError, AttributeError, ...): every exception it raises while
+reading a file is reported as that file's problem, never as a traceback.
+Characters no store can hold that text extraction produces from broken font
+tables (NUL, lone surrogates) are dropped or replaced by U+FFFD.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.errors import PyPdfError
+from pypdf import PageObject, PdfReader, apply_configuration
+from pypdf.errors import LimitReachedError
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document
-from claimgraph.loaders.text import build_document
-from claimgraph.loaders.text_input import read_bytes, split_sentences
+from claimgraph.loaders.limits import MAX_PDF_DECOMPRESSED_BYTES, MAX_PDF_PAGES, MIB, limit_error
+from claimgraph.loaders.sentences import iter_sentences
+from claimgraph.loaders.text import TITLE_MAX_CHARS, build_document
+from claimgraph.loaders.text_input import read_bytes
 
 PASSAGE_SENTENCES = 6
 _SECTION_NAMES = (
@@ -31,6 +44,11 @@ _SECTION_NAMES = (
 _END_NAMES = ("references", "bibliography", "literature cited")
 _NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+([A-Z][^.!?:;]{1,60})$")
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_STREAM_LIMITS = {
+    f"{name}_maximum_output_length": MAX_PDF_DECOMPRESSED_BYTES
+    for name in ("zlib", "lzw", "run_length", "brotli", "jbig2", "array_based_stream")
+}
 
 
 def _heading(line: str) -> str | None:
@@ -45,7 +63,7 @@ def _heading(line: str) -> str | None:
     return name.strip() if numbered else None
 
 
-def _sections(text: str) -> list[tuple[str, list[str]]]:
+def _sections(text: str) -> list[tuple[str, Iterator[str]]]:
     sections: list[tuple[str, list[str]]] = [("", [])]
     for line in _HYPHEN_BREAK.sub(r"\1", text).splitlines():
         heading = _heading(line)
@@ -58,9 +76,15 @@ def _sections(text: str) -> list[tuple[str, list[str]]]:
     return [(heading, _passages(" ".join(lines))) for heading, lines in sections]
 
 
-def _passages(text: str) -> list[str]:
-    sentences = split_sentences(text)
-    return [" ".join(sentences[i:i + PASSAGE_SENTENCES]) for i in range(0, len(sentences), PASSAGE_SENTENCES)]
+def _passages(text: str) -> Iterator[str]:
+    sentences = iter_sentences(text)
+    while chunk := list(islice(sentences, PASSAGE_SENTENCES)):
+        yield " ".join(chunk)
+
+
+def _storable(text: str) -> str:
+    """Extracted text without NUL characters, lone surrogates replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text.replace("\x00", ""))
 
 
 def _reader(path: Path) -> PdfReader:
@@ -68,26 +92,67 @@ def _reader(path: Path) -> PdfReader:
         reader = PdfReader(io.BytesIO(read_bytes(path)))
         if reader.is_encrypted and not reader.decrypt(""):
             raise LoaderError(path, "the PDF is encrypted with a password; decrypt it first (e.g. qpdf --decrypt)")
-        return reader
+        pages = len(reader.pages)
     except LoaderError:
         raise
-    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as error:
+    except LimitReachedError as error:
+        raise _bomb(path, error) from error
+    except Exception as error:  # pypdf's errors on a bad file: see the module docstring
         raise LoaderError(path, f"not a readable PDF ({type(error).__name__}: {error})") from error
+    if pages > MAX_PDF_PAGES:
+        raise limit_error(path, f"the PDF has {pages:,} pages", "MAX_PDF_PAGES")
+    return reader
+
+
+def _bomb(path: Path, error: LimitReachedError) -> LoaderError:
+    return limit_error(
+        path, f"a PDF stream decompresses to more than {MAX_PDF_DECOMPRESSED_BYTES // MIB} MiB (a decompression bomb?): {error}",
+        "MAX_PDF_DECOMPRESSED_BYTES",
+    )
+
+
+def _page_text(path: Path, number: int, page: PageObject, budget: int) -> tuple[str, int]:
+    """The page's text and the size of its decompressed content stream, which must fit in ``budget``."""
+    try:
+        contents = page.get_contents()
+        size = len(contents.get_data()) if contents is not None else 0
+        if size > budget:
+            raise limit_error(
+                path, f"the content streams of pages 1 to {number} decompress to more than "
+                f"{MAX_PDF_DECOMPRESSED_BYTES // MIB} MiB", "MAX_PDF_DECOMPRESSED_BYTES",
+            )
+        return _storable(page.extract_text() or ""), size
+    except LoaderError:
+        raise
+    except LimitReachedError as error:
+        raise _bomb(path, error) from error
+    except Exception as error:  # see the module docstring
+        raise LoaderError(path, f"cannot extract the text of page {number} ({type(error).__name__}: {error})") from error
 
 
 def _page_texts(path: Path, reader: PdfReader) -> list[str]:
-    texts = []
+    texts, budget = [], MAX_PDF_DECOMPRESSED_BYTES
     for number, page in enumerate(reader.pages, start=1):
-        try:
-            texts.append(page.extract_text() or "")
-        except (PyPdfError, ValueError, KeyError, TypeError) as error:
-            raise LoaderError(path, f"cannot extract the text of page {number} ({type(error).__name__}: {error})") from error
+        text, size = _page_text(path, number, page, budget)
+        texts.append(text)
+        budget -= size
     return texts
 
 
+def _metadata_title(reader: PdfReader) -> str:
+    """The document information title when it is short text; '' when absent, too long or unreadable."""
+    try:
+        title = _storable(str(reader.metadata.title or "").strip()) if reader.metadata else ""
+    except Exception:  # a broken info dictionary only costs the title
+        return ""
+    return title if len(title) <= TITLE_MAX_CHARS else ""
+
+
 def load_pdf(path: Path) -> Document:
-    reader = _reader(path)
-    pages = _page_texts(path, reader)
+    with apply_configuration(**_STREAM_LIMITS):
+        reader = _reader(path)
+        pages = _page_texts(path, reader)
+        metadata_title = _metadata_title(reader)
     text = "\n".join(pages)
     if not text.strip():
         raise LoaderError(
@@ -95,9 +160,8 @@ def load_pdf(path: Path) -> Document:
             f"no extractable text in {len(pages)} page(s): a scanned or image-only PDF? "
             "Run OCR first (e.g. ocrmypdf) and load the result",
         )
-    metadata_title = str(reader.metadata.title or "").strip() if reader.metadata else ""
     first_line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    looks_like_title = len(first_line) <= 200 and not first_line.endswith(".") and _heading(first_line) is None
+    looks_like_title = len(first_line) <= TITLE_MAX_CHARS and not first_line.endswith(".") and _heading(first_line) is None
     title = metadata_title or (first_line if looks_like_title else "")
     if title and first_line == title:
         text = text.replace(first_line, "", 1)

@@ -15,10 +15,19 @@ from pathlib import Path
 
 from lxml import etree
 
-from claimgraph.rdf.iris import slugify
 from claimgraph.loaders.document import Document
+from claimgraph.loaders.paper_ids import paper_id_from_text
 from claimgraph.loaders.text import build_document
-from claimgraph.loaders.xml_input import Layout, Sections, attach_citations, collect_sections, first, local_name, numbered, plain_text
+from claimgraph.loaders.xml_input import (
+    Layout,
+    Sections,
+    attach_citations,
+    collect_sections,
+    first,
+    local_name,
+    numbered,
+    plain_text,
+)
 
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 SKIP = frozenset({"figure", "table", "formula", "note", "listBibl"})
@@ -47,7 +56,7 @@ def tei_document(root: etree._Element, path: Path) -> Document:
     if body is not None:
         collect_sections(body, "", LAYOUT, sections)
     document = build_document(path, "tei", sections, title)
-    document.paper_id = slugify(re.sub(r"\.tei$", "", path.stem, flags=re.IGNORECASE))
+    document.paper_id = paper_id_from_text(re.sub(r"\.tei$", "", path.stem, flags=re.IGNORECASE))
     back = first(root, "text", "back")
     bibliography = [element for element in back.iter() if local_name(element) == "biblStruct" and element.get(XML_ID)] if back is not None else []
     numbers = numbered(element.get(XML_ID, "") for element in bibliography)

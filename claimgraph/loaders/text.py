@@ -1,83 +1,71 @@
-"""Plain text and Markdown: sections become passages, passages become sentences.
+"""Plain text, and the Document builder the text-like loaders share.
 
-Markdown headings (``#``..``######``) open a new passage; in plain text, blank
-lines separate paragraphs and each paragraph is a passage. The first heading
-(or the first line of plain text when it is short) becomes the title.
+In plain text, blank lines separate paragraphs and each paragraph is a
+passage; the first line becomes the title when it is a short paragraph of its
+own that does not end with a period.
+
+``build_document`` reads its sections and paragraphs lazily and stops at the
+first sentence over MAX_SENTENCES or over MAX_SENTENCE_CHARS, so a file that
+is not one paper is refused before its text is held as millions of objects.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 
 from claimgraph.errors import LoaderError
-from claimgraph.rdf.iris import slugify
 from claimgraph.loaders.document import Document, Passage, Sentence
-from claimgraph.loaders.text_input import read_text, split_sentences
+from claimgraph.loaders.document_checks import check_text
+from claimgraph.loaders.limits import MAX_SENTENCES, limit_error
+from claimgraph.loaders.paper_ids import paper_id_from_text
+from claimgraph.loaders.sentences import iter_sentences
+from claimgraph.loaders.text_input import read_text
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+Sections = Iterable[tuple[str, Iterable[str]]]
+"""(heading, paragraphs) pairs, in reading order."""
 
-
-def _markdown_sections(text: str) -> list[tuple[str, str]]:
-    sections: list[tuple[str, list[str]]] = [("", [])]
-    in_fence = False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            sections.append((heading.group(2).strip(), []))
-        else:
-            sections[-1][1].append(line)
-    return [(title, "\n".join(lines)) for title, lines in sections]
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_VISIBLE = re.compile(r"\S")
+TITLE_MAX_CHARS = 200
 
 
-def _paragraphs(text: str) -> list[str]:
-    return [block.strip() for block in re.split(r"\n\s*\n", text) if block.strip()]
+def paragraphs(text: str) -> Iterator[str]:
+    """The blank-line separated paragraphs of ``text``, stripped, one at a time."""
+    start = 0
+    for match in _PARAGRAPH_BREAK.finditer(text):
+        if _VISIBLE.search(text, start, match.start()):
+            yield text[start:match.start()].strip()
+        start = match.end()
+    if _VISIBLE.search(text, start):
+        yield text[start:].strip()
 
 
-def _strip_markdown(text: str) -> str:
-    text = re.sub(r"!\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"(\*\*|__|\*|_|`)(\S(?:.*?\S)?)\1", r"\2", text)
-    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text, flags=re.MULTILINE)
-    return re.sub(r"^\s*>\s?", "", text, flags=re.MULTILINE)
-
-
-def build_document(path: Path, fmt: str, sections: list[tuple[str, list[str]]], title: str) -> Document:
-    """A Document from (heading, paragraphs) sections; sentence indices run over the paper."""
-    document = Document(paper_id=slugify(path.stem), source=str(path), format=fmt, title=title)
-    sentence_index = 0
-    for heading, paragraphs in sections:
-        for paragraph in paragraphs:
-            sentences = split_sentences(paragraph)
-            if not sentences:
-                continue
+def build_document(path: Path, fmt: str, sections: Sections, title: str = "") -> Document:
+    """A Document from sections; each paragraph with a sentence is a passage, sentence indices run over the paper."""
+    document = Document(paper_id=paper_id_from_text(path.stem), source=str(path), format=fmt, title=title)
+    count = 0
+    for heading, section_paragraphs in sections:
+        for paragraph in section_paragraphs:
             passage = Passage(index=len(document.passages) + 1, heading=heading)
-            for text in sentences:
-                sentence_index += 1
-                passage.sentences.append(Sentence(sentence_index, text, passage.index))
-            document.passages.append(passage)
+            for text in iter_sentences(paragraph):
+                count += 1
+                if count > MAX_SENTENCES:
+                    raise limit_error(path, f"has more than {MAX_SENTENCES:,} sentences", "MAX_SENTENCES")
+                check_text(path, f"sentence {count}", text)
+                passage.sentences.append(Sentence(count, text, passage.index))
+            if passage.sentences:
+                document.passages.append(passage)
     if not document.passages:
         raise LoaderError(path, "no sentences found")
     return document
 
 
-def load_markdown(path: Path) -> Document:
-    text = read_text(path)
-    sections = _markdown_sections(text)
-    title = next((heading for heading, _ in sections if heading), "")
-    parsed = [(heading, _paragraphs(_strip_markdown(body))) for heading, body in sections]
-    return build_document(path, "markdown", parsed, title)
-
-
 def load_text(path: Path) -> Document:
-    paragraphs = _paragraphs(read_text(path))
-    title = ""
-    if paragraphs and "\n" not in paragraphs[0] and len(paragraphs[0]) <= 200 and not paragraphs[0].endswith("."):
-        title = paragraphs.pop(0)
-    return build_document(path, "text", [("", paragraphs)], title)
+    blocks = paragraphs(read_text(path))
+    first = next(blocks, "")
+    looks_like_title = "\n" not in first and len(first) <= TITLE_MAX_CHARS and not first.endswith(".")
+    body = blocks if looks_like_title else chain([first], blocks)
+    return build_document(path, "text", [("", body)], first if looks_like_title else "")

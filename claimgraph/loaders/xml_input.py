@@ -1,9 +1,10 @@
 """Shared by the XML loaders (JATS, TEI): safe parsing, root sniffing, paragraph text with citations.
 
-Parsing never fetches a DTD or the network and never expands external
-entities. In-text citations are kept as invisible markers while the paragraph
-goes through the common sentence splitter, then ``attach_citations`` turns each
-marker into a Reference cited by the sentence that holds it and removes it.
+Parsing never fetches a DTD or the network, and refuses documents that declare
+entities or nest too deep (see ``parse_xml``). In-text citations are kept as
+invisible markers while the paragraph goes through the common sentence
+splitter, then ``attach_citations`` turns each marker into a Reference cited by
+the sentence that holds it and removes it.
 """
 
 from __future__ import annotations
@@ -17,22 +18,61 @@ from lxml import etree
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document, Reference, Sentence
+from claimgraph.loaders.limits import MAX_NESTING_DEPTH, MAX_STRUCTURED_BYTES, limit_error
 from claimgraph.loaders.text_input import read_bytes
 
-_MARK_OPEN, _MARK_CLOSE = "\ue000", "\ue001"
+# U+FFFE and U+FFFF are not XML characters, so no parsed text can hold one and forge a marker.
+_MARK_OPEN, _MARK_CLOSE = "\ufffe", "\uffff"
 _MARKER = re.compile(f"{_MARK_OPEN}([^{_MARK_CLOSE}]*){_MARK_CLOSE}")
 
 CitationKeys = Callable[[etree._Element], list[str] | None]
 
 
 def parse_xml(path: Path) -> etree._Element:
-    """The root element of an XML file; LoaderError with line and column when it is not well-formed."""
+    """The root element of an XML file, or a LoaderError saying what is wrong with it.
+
+    The encoding is the parser's business (BOM, then the XML declaration).
+    Refused: files over MAX_STRUCTURED_BYTES, documents that are not
+    well-formed, any entity declaration (internal entities could expand to
+    gigabytes, external ones read local files; claimgraph expands neither, so
+    their text would be lost), and elements nested deeper than MAX_NESTING_DEPTH.
+    """
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True)
     try:
-        return etree.fromstring(read_bytes(path), parser)
+        root = etree.fromstring(read_bytes(path, MAX_STRUCTURED_BYTES, "MAX_STRUCTURED_BYTES"), parser)
     except etree.XMLSyntaxError as error:
-        line, column = error.position
-        raise LoaderError(path, f"not well-formed XML (line {line}, column {column}: {error.msg})") from error
+        raise _syntax_error(path, error) from error
+    dtd = root.getroottree().docinfo.internalDTD
+    entities = sorted({entity.name for entity in dtd.iterentities()}) if dtd is not None else []
+    if entities:
+        names = ", ".join(entities[:5]) + (", ..." if len(entities) > 5 else "")
+        raise LoaderError(
+            path,
+            f"declares XML entities ({names}); claimgraph never expands entities (they can read local files "
+            "or expand to gigabytes): replace each reference by its text",
+        )
+    if xml_depth(root) > MAX_NESTING_DEPTH:
+        raise limit_error(path, f"XML elements nest more than {MAX_NESTING_DEPTH} deep", "MAX_NESTING_DEPTH")
+    return root
+
+
+def _syntax_error(path: Path, error: etree.XMLSyntaxError) -> LoaderError:
+    message = error.msg or str(error)
+    if "Excessive depth" in message:
+        return limit_error(path, "XML elements nest too deep to parse", "MAX_NESTING_DEPTH")
+    if "amplification" in message.lower() or "entity reference loop" in message.lower():
+        return LoaderError(path, f"XML entities expand without bound (an entity expansion bomb?): {message.strip()}")
+    line, column = error.position
+    return LoaderError(path, f"not well-formed XML (line {line}, column {column}: {message.strip()})")
+
+
+def xml_depth(root: etree._Element) -> int:
+    """How deep elements nest under and including ``root``."""
+    depth = deepest = 0
+    for event, _ in etree.iterwalk(root, events=("start", "end")):
+        depth += 1 if event == "start" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def local_name(element: etree._Element) -> str:

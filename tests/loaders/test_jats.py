@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 
 from claimgraph.errors import LoaderError
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import load_document
 from claimgraph.papers.document_graph import document_triples
-from claimgraph.store import EmbeddedStore
 from claimgraph.quality.validation import validate_store
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.store import EmbeddedStore
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "papers" / "synthetic-moss-light.xml"
 
@@ -66,9 +66,11 @@ def test_bad_xml_is_refused_by_name(write, name: str, content: str, message: str
     assert name in str(info.value) and message in str(info.value)
 
 
-def test_external_entities_are_not_expanded(write, tmp_path: Path) -> None:
+def test_external_entities_are_refused_and_never_read(write, tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP SECRET", encoding="utf-8")
     content = f'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY x SYSTEM "file://{secret}">]>' + jats("<p>Leak &x; here.</p>")[len('<?xml version="1.0"?>'):]
-    document = load_document(write("xxe.xml", content))
-    assert "TOP SECRET" not in document.passages[0].text
+    with pytest.raises(LoaderError) as info:
+        load_document(write("xxe.xml", content))
+    assert "xxe.xml: declares XML entities (x)" in str(info.value)
+    assert "TOP SECRET" not in str(info.value)

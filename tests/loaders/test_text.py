@@ -4,7 +4,7 @@ import pytest
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders import load_document
-from claimgraph.loaders.text_input import split_sentences
+from claimgraph.loaders.sentences import split_sentences
 
 
 def test_sentence_splitter_keeps_abbreviations_and_decimals() -> None:

@@ -1,0 +1,56 @@
+"""The limits every loader enforces, in one place.
+
+A paper is tens of kilobytes of text and a few hundred sentences; the limits
+sit far above that, so they only refuse files that are not one paper (a book,
+a dump, a generated or malicious file) before such a file costs gigabytes of
+memory or hours of LLM calls downstream. Each refusal is a LoaderError that
+names the file, the limit and its value (see ``limit_error``).
+"""
+
+from __future__ import annotations
+
+from claimgraph.errors import LoaderError
+
+MIB = 1024 * 1024
+
+MAX_INPUT_BYTES = 64 * MIB
+"""Size of a text, Markdown or PDF file; checked before the file is read."""
+
+MAX_STRUCTURED_BYTES = 16 * MIB
+"""Size of a JSON or XML file: parsed whole into object trees that take 10-20 times the file's size."""
+
+MAX_SENTENCES = 20_000
+"""Sentences in one paper (a long review has a few thousand); text loaders stop reading at the first one over."""
+
+MAX_SENTENCE_CHARS = 20_000
+"""Characters in one sentence, and in any other text kept from the file (title, heading, viewpoint, reference)."""
+
+MAX_VIEWPOINTS = 100_000
+"""ARCHE viewpoints in one paper, sentence and reference viewpoints together."""
+
+MAX_NESTING_DEPTH = 64
+"""Nesting of JSON arrays and objects, and of XML elements (an ARCHE paper nests 6 deep, JATS about 15)."""
+
+MAX_NUMBER_DIGITS = 20
+"""Digits in one JSON number; longer numbers are refused before Python converts them."""
+
+MAX_INDEX = 999_999_999
+"""Largest sentence, reference or viewpoint number an ARCHE file may use."""
+
+MAX_PDF_PAGES = 1_000
+"""Pages in one PDF."""
+
+MAX_PDF_DECOMPRESSED_BYTES = 64 * MIB
+"""Decompressed size of any one PDF stream, and of all pages' content streams together."""
+
+
+def describe(name: str) -> str:
+    """``NAME = value`` of one of the limits above, sizes in MiB."""
+    value = globals()[name]
+    shown = f"{value // MIB} MiB" if name.endswith("_BYTES") else f"{value:,}"
+    return f"{name} = {shown}"
+
+
+def limit_error(path: object, problem: str, name: str) -> LoaderError:
+    """A LoaderError saying which limit ``problem`` broke, e.g. "... (limit: MAX_SENTENCES = 20,000)"."""
+    return LoaderError(path, f"{problem} (limit: claimgraph.loaders.limits.{describe(name)})")
