@@ -1,0 +1,320 @@
+"""Deterministic guards on a candidate pair of texts: differences cosine similarity cannot see.
+
+Sentence embeddings put "X increases Y" next to "X does not increase Y", "X decreases Y",
+"X increases Y by 40%" and "X increases Y only in mice". Before canonicalization joins two
+texts whose cosine clears the threshold, ``check_pair`` compares what an embedding blurs:
+
+- polarity: a negation cue ("not", "no", "lack of", "fails to", "without", ...) in one text only;
+- numbers: the quantities with their units ("20%", "2.5 mg/kg", "3-fold", "two weeks") and the
+  numbers inside identifiers ("IL-6", "PM2.5") must be the same sets;
+- direction: change words (increase/decrease families) present in one text only or disagreeing,
+  and opposite words ("short"/"long", "male"/"female") split between the texts;
+- hedge: a hedge ("may", "might", "suggests", ...) in one text only;
+- scope: a restrictor ("only", "except", "alone") in one text only, or a qualifier ("in older
+  adults", "under drought", "when the soil is moist") whose content words the other text lacks.
+
+The word lists live in ``guard_words.toml``. Everything is regular expressions over the two
+strings: no model, no I/O after the lists are loaded once. The guards are built to reject
+few true paraphrases; bench/canonical_quality.py measures both sides.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from claimgraph.canonical.guard_vocabulary import GuardWords, load_guard_words
+
+GUARDS = ("polarity", "numbers", "direction", "hedge", "scope")
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_TOKEN = re.compile(r"[^\W_]+(?:[.'][^\W_]+)*|[^\w\s]")
+_CODE = re.compile(r"[^\s,;:()\[\]{}/]*[A-Za-z][^\s,;:()\[\]{}/]*")
+
+
+@dataclass(frozen=True)
+class GuardVerdict:
+    """Whether the two texts may be joined, and why not (``"polarity: 'not' in b only"``)."""
+
+    compatible: bool
+    reasons: list[str] = field(default_factory=list)
+
+    def fired(self) -> set[str]:
+        """The names of the guards that objected."""
+        return {reason.split(":", 1)[0] for reason in self.reasons}
+
+
+@dataclass(frozen=True)
+class TextFeatures:
+    """What the guards read from one text."""
+
+    negations: tuple[str, ...]
+    quantities: dict[tuple[object, ...], str]
+    directions: tuple[tuple[str, int], ...]
+    opposite_words: frozenset[str]
+    hedges: tuple[str, ...]
+    restrictors: tuple[str, ...]
+    qualifiers: tuple[tuple[str, tuple[str, ...]], ...]
+    stems: frozenset[str]
+
+
+def check_pair(a: str, b: str, words: GuardWords | None = None) -> GuardVerdict:
+    """Compare two texts with every guard; compatible when none objects."""
+    words = words or load_guard_words()
+    first, second = text_features(a, words), text_features(b, words)
+    reasons = [
+        *_compare_presence("polarity", first.negations, second.negations),
+        *_compare_quantities(first, second),
+        *_compare_directions(first, second, words),
+        *_compare_presence("hedge", first.hedges, second.hedges),
+        *_compare_presence("scope", first.restrictors, second.restrictors),
+        *_compare_qualifiers(first, second, words),
+    ]
+    return GuardVerdict(not reasons, reasons)
+
+
+@lru_cache(maxsize=65536)
+def text_features(text: str, words: GuardWords) -> TextFeatures:
+    """The guard features of one text (cached: a hub's text is compared many times)."""
+    plain = normalized_words(text)
+    tokens = _TOKEN.findall(plain)
+    unnegated = _remove(plain, words.not_negating)
+    undirected = _remove(plain, words.direction_idioms)
+    return TextFeatures(
+        negations=_found(unnegated, words.negation),
+        quantities=quantities(text, words),
+        directions=tuple(sorted(_signed(undirected, words.up, 1) + _signed(undirected, words.down, -1))),
+        opposite_words=frozenset(word for first, second, one, other in words.opposites
+                                 for pattern, word in ((first, one), (second, other)) if pattern.search(plain)),
+        hedges=_found(_remove(plain, words.not_hedging), words.hedge),
+        restrictors=_found(unnegated, words.restrictors),
+        qualifiers=tuple(qualifiers(tokens, words)),
+        stems=frozenset(stem(token, words) for token in tokens if token[0].isalnum()),
+    )
+
+
+# ---------------------------------------------------------------- reading one text
+
+
+def normalized_words(text: str) -> str:
+    """Lower case, straight apostrophes, "n't" spelled out, hyphens and dashes as spaces."""
+    lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    lowered = re.sub(r"\bwon't\b", "will not", lowered)
+    lowered = re.sub(r"\bcan't\b", "can not", lowered)
+    lowered = re.sub(r"n't\b", " not", lowered)
+    lowered = re.sub(r"[-\u2010-\u2014]", " ", lowered)
+    return " ".join(lowered.split())
+
+
+def _remove(text: str, pattern: re.Pattern[str] | None) -> str:
+    return pattern.sub(" | ", text) if pattern is not None else text
+
+
+def _found(text: str, pattern: re.Pattern[str] | None) -> tuple[str, ...]:
+    return tuple(match.group(0) for match in pattern.finditer(text)) if pattern is not None else ()
+
+
+def _signed(text: str, pattern: re.Pattern[str] | None, sign: int) -> list[tuple[str, int]]:
+    return [(cue, sign) for cue in _found(text, pattern)]
+
+
+def stem(word: str, words: GuardWords) -> str:
+    """A crude stem for "does the other text say this too": synonyms, plural, -ing/-ed, first 5 letters."""
+    word = words.synonyms.get(word, word)
+    if word.endswith("'s"):
+        word = word[:-2]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    elif len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return words.synonyms.get(word, word)[:5]
+
+
+def _starts(tokens: list[str], index: int, phrases: Iterable[tuple[str, ...]]) -> tuple[str, ...] | None:
+    for phrase in phrases:
+        if tuple(tokens[index:index + len(phrase)]) == phrase:
+            return phrase
+    return None
+
+
+def qualifiers(tokens: list[str], words: GuardWords) -> list[tuple[str, tuple[str, ...]]]:
+    """Qualifier phrases (``"in older adults"``) with their content words, in text order."""
+    found = []
+    index = 0
+    while index < len(tokens):
+        clause = _starts(tokens, index, words.clauses)
+        opener = clause or _starts(tokens, index, words.prepositions)
+        idiom = _starts(tokens, index, words.not_qualifiers)
+        if opener is None or idiom is not None:
+            index += len(idiom) if idiom else 1
+            continue
+        if opener == ("in",) and index > 0 and tokens[index - 1] in words.argument_heads:
+            index += 1
+            continue
+        end, content = _qualifier_content(tokens, index + len(opener), words, clause is not None)
+        if content:
+            found.append((" ".join(tokens[index:end]), tuple(content)))
+        index = max(end, index + 1)
+    return found
+
+
+def _qualifier_content(tokens: list[str], start: int, words: GuardWords, clause: bool) -> tuple[int, list[str]]:
+    """Content words after an opener, up to a boundary; numbers and unit names are left to the
+    numbers guard, and a prepositional qualifier ends at a participle ("in patients given ...")."""
+    boundaries = words.clause_boundaries if clause else words.boundaries
+    content: list[str] = []
+    end = start
+    while end < len(tokens) and len(content) < 4:
+        token = tokens[end]
+        if not token[0].isalnum() or token in boundaries:
+            break
+        if not clause and end > start and _starts(tokens, end, words.prepositions + words.clauses):
+            break
+        if not clause and content and token.endswith(("ing", "ed", "en")) and len(token) > 4:
+            break
+        if token not in words.stopwords and not _is_number(token, words):
+            content.append(token)
+        end += 1
+    return end, content
+
+
+def _is_number(token: str, words: GuardWords) -> bool:
+    return (token.replace(".", "").replace(",", "").isdigit() or token in words.number_words
+            or token in words.units or token in words.scales)
+
+
+# ---------------------------------------------------------------- numbers
+
+
+@lru_cache(maxsize=8)
+def _quantity_pattern(words: GuardWords) -> re.Pattern[str]:
+    spellings = sorted(words.units, key=len, reverse=True)
+    unit = "|".join(r"\s+".join(re.escape(part) for part in spelling.split()) for spelling in spellings)
+    return re.compile(
+        rf"(?<![\w.])(?<![A-Za-z]-)(?P<sign>-(?=\d))?(?P<lo>{_NUMBER})"
+        rf"(?:\s*(?:e|[×x]\s*10\^?)(?P<exp>[-+]?\d+))?"
+        rf"(?:\s*(?:-|–|to)\s*(?P<hi>{_NUMBER}))?"
+        rf"(?:[\s-]?(?P<unit>{unit})(?:\s*/\s*(?P<per>{unit})|\s+per\s+(?P<per_word>{unit}))?)?"
+        rf"(?![\w])"
+    )
+
+
+@lru_cache(maxsize=8)
+def _word_patterns(words: GuardWords) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    def alternation(names: Iterable[str]) -> str:
+        return "|".join(sorted((re.escape(name) for name in names), key=len, reverse=True))
+
+    counted = alternation(words.number_words)
+    units = alternation(spelling for spelling in words.units if spelling.isalpha() and len(spelling) > 2)
+    return (
+        re.compile(rf"(?<![\w-])(?P<word>{counted})[\s-]?fold(?![\w])", re.IGNORECASE),
+        re.compile(rf"(?<![\w-])(?P<word>{alternation(words.folds)})(?![\w-])", re.IGNORECASE),
+        re.compile(rf"(?<![\w-])(?P<word>{counted}|one(?=\s+(?:{units})(?![\w])))(?![\w-])", re.IGNORECASE),
+        re.compile(rf"(?P<number>{_NUMBER})\s+(?P<word>{alternation(words.scales)})(?![\w])", re.IGNORECASE),
+    )
+
+
+def _digits(value: float) -> str:
+    return format(value, "g") if not value.is_integer() or abs(value) >= 1e15 else str(int(value))
+
+
+def spell_numbers(text: str, words: GuardWords) -> str:
+    """Number words as digits ("two weeks" -> "2 weeks", "twice" -> "2-fold", "3 million" -> "3000000")."""
+    text = re.sub(r"(?<=\d)\u00b7(?=\d)", ".", text).replace("\u2212", "-")
+    numbered, folded, counted, scaled = _word_patterns(words)
+    values = {**words.number_words, "one": 1.0}
+    text = numbered.sub(lambda m: f"{_digits(values[m.group('word').lower()])}-fold", text)
+    text = folded.sub(lambda m: f"{_digits(words.folds[m.group('word').lower()])}-fold", text)
+    text = counted.sub(lambda m: _digits(values[m.group("word").lower()]), text)
+    return scaled.sub(lambda m: _digits(_value(m.group("number")) * words.scales[m.group("word").lower()]), text)
+
+
+def _value(number: str) -> float:
+    return float(number.replace(",", ""))
+
+
+def quantities(text: str, words: GuardWords) -> dict[tuple[object, ...], str]:
+    """Each quantity of the text, keyed by (value, upper bound, unit), with the span it came from;
+    numbers inside identifiers ("IL-6", "PM2.5", "CO2") are keyed ("code", digits)."""
+    spelled = spell_numbers(text, words)
+    found: dict[tuple[object, ...], str] = {}
+    for match in _quantity_pattern(words).finditer(spelled):
+        scale = 10.0 ** int(match.group("exp")) if match.group("exp") else 1.0
+        sign = -1.0 if match.group("sign") else 1.0
+        low = round(sign * _value(match.group("lo")) * scale, 12)
+        high = round(_value(match.group("hi")) * scale, 12) if match.group("hi") else None
+        unit = _unit(match, words)
+        found.setdefault((low, high, unit), match.group(0).strip())
+    rest = _quantity_pattern(words).sub(" ", spelled)
+    for token in _CODE.findall(rest):
+        digits = tuple(re.findall(r"\d+(?:\.\d+)?", token))
+        if digits:
+            found.setdefault(("code", digits), token.strip(".'"))
+    return found
+
+
+def _unit(match: re.Match[str], words: GuardWords) -> str:
+    if not match.group("unit"):
+        return ""
+    unit = words.units[" ".join(match.group("unit").split())]
+    per = match.group("per") or match.group("per_word")
+    return f"{unit}/{words.units[' '.join(per.split())]}" if per else unit
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def _compare_presence(guard: str, first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
+    if first and not second:
+        return [f"{guard}: {first[0]!r} in a only"]
+    if second and not first:
+        return [f"{guard}: {second[0]!r} in b only"]
+    return []
+
+
+def _compare_quantities(first: TextFeatures, second: TextFeatures) -> list[str]:
+    only_a = [span for key, span in first.quantities.items() if key not in second.quantities]
+    only_b = [span for key, span in second.quantities.items() if key not in first.quantities]
+    parts = [f"{', '.join(repr(s) for s in spans)} in {side} only" for side, spans in (("a", only_a), ("b", only_b)) if spans]
+    return [f"numbers: {'; '.join(parts)}"] if parts else []
+
+
+def _compare_directions(first: TextFeatures, second: TextFeatures, words: GuardWords) -> list[str]:
+    reasons = []
+    signs_a, signs_b = [sign for _, sign in first.directions], [sign for _, sign in second.directions]
+    cues_a, cues_b = [cue for cue, _ in first.directions], [cue for cue, _ in second.directions]
+    if bool(signs_a) != bool(signs_b):
+        reasons.append(f"direction: {(cues_a or cues_b)[0]!r} in {'a' if cues_a else 'b'} only")
+    elif signs_a and _disagree(signs_a, signs_b):
+        reasons.append(f"direction: {', '.join(cues_a)!r} in a vs {', '.join(cues_b)!r} in b")
+    for _, _, one, other in words.opposites:
+        in_a, in_b = first.opposite_words, second.opposite_words
+        for x, y in ((one, other), (other, one)):
+            if x in in_a and y not in in_a and y in in_b and x not in in_b:
+                reasons.append(f"direction: {x!r} in a vs {y!r} in b")
+    return reasons
+
+
+def _disagree(signs_a: list[int], signs_b: list[int]) -> bool:
+    """Same number of cues: the signs must match as multisets. Different numbers ("higher X goes
+    with lower Y" vs "X is negatively associated with Y"): the products of the signs must match."""
+    if len(signs_a) == len(signs_b):
+        return sorted(signs_a) != sorted(signs_b)
+    return math.prod(signs_a) != math.prod(signs_b)
+
+
+def _compare_qualifiers(first: TextFeatures, second: TextFeatures, words: GuardWords) -> list[str]:
+    reasons = []
+    for side, mine, other in (("a", first, second), ("b", second, first)):
+        for phrase, content in mine.qualifiers:
+            missing = [word for word in content if stem(word, words) not in other.stems]
+            if missing:
+                other_side = "b" if side == "a" else "a"
+                reasons.append(f"scope: {phrase!r} in {side}; {', '.join(repr(m) for m in missing)} not in {other_side}")
+    return reasons

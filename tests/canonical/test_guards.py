@@ -1,0 +1,162 @@
+"""Canonicalization guards: each fires on its kind of hard negative and stays silent on paraphrases.
+
+The pairs are a subset of bench/canon_eval/handwritten.toml (copied here so the tests do not
+depend on the benchmark's data); neither the ARCHE corpus nor the embedding model is needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimgraph.canonical.guard_vocabulary import DEFAULT_GUARD_WORDS, GuardWordsError, expand, load_guard_words
+from claimgraph.canonical.guards import GUARDS, check_pair, quantities
+
+NEGATIVES = [
+    ("polarity", "Warming speeds up soil respiration.", "Warming does not speed up soil respiration."),
+    ("polarity", "Nitrogen fertilization increases maize grain yield.", "Nitrogen fertilization fails to increase maize grain yield."),
+    ("polarity", "Tree species richness is associated with ecosystem productivity.",
+     "Tree species richness shows no association with ecosystem productivity."),
+    ("polarity", "presence of predators", "absence of predators"),
+    ("polarity", "Moist warm cores respired more than moist cool cores.", "Moist warm cores didn't respire more than moist cool cores."),
+    ("direction", "Deforestation reduces rainfall in the Amazon basin.", "Deforestation increases rainfall in the Amazon basin."),
+    ("direction", "Warming speeds up soil respiration.", "Warming slows down soil respiration."),
+    ("direction", "Body mass index is positively correlated with systolic blood pressure.",
+     "Body mass index is negatively correlated with systolic blood pressure."),
+    ("direction", "Longer telomeres are associated with slower biological ageing.",
+     "Shorter telomeres are associated with slower biological ageing."),
+    ("direction", "high-fat diet", "low-fat diet"),
+    ("numbers", "The drug reduces LDL cholesterol by about 30%.", "The drug reduces LDL cholesterol by about 50%."),
+    ("numbers", "A daily dose of 5 mg of the compound reduces seizure frequency.",
+     "A daily dose of 5 g of the compound reduces seizure frequency."),
+    ("numbers", "The perovskite film degrades within 2 weeks under humid air.",
+     "The perovskite film degrades within 2 years under humid air."),
+    ("numbers", "PM2.5 exposure", "PM10 exposure"),
+    ("numbers", "High serum ferritin is associated with type 2 diabetes.", "High serum ferritin is associated with type 1 diabetes."),
+    ("hedge", "Chronic stress suppresses immune function.", "Chronic stress may suppress immune function."),
+    ("hedge", "Deforestation reduces rainfall in the Amazon basin.", "Deforestation is thought to reduce rainfall in the Amazon basin."),
+    ("hedge", "Ice cores show that CO2 concentrations never exceeded 300 ppm in the last 800,000 years.",
+     "Ice cores suggest that CO2 concentrations never exceeded 300 ppm in the last 800,000 years."),
+    ("scope", "Warming speeds up soil respiration.", "Warming speeds up soil respiration only in moist soil."),
+    ("scope", "The compound kills cancer cells in mice.", "The compound kills cancer cells in humans."),
+    ("scope", "Chronic stress suppresses immune function.", "Chronic stress suppresses immune function in older women."),
+    ("scope", "Regular aerobic exercise lowers resting blood pressure in adults with hypertension.",
+     "Regular aerobic exercise lowers resting blood pressure in adults."),
+    ("scope", "Patients receiving the drug had a median survival of 14 months.",
+     "Patients receiving the drug had a median survival of 14 months when treated before metastasis."),
+    ("scope", "Can machine learning predict protein stability from sequence alone?",
+     "Can machine learning predict protein stability from sequence and structure?"),
+]
+
+PARAPHRASES = [
+    ("Warming speeds up soil respiration.", "Soil respiration is accelerated by warming."),
+    ("Zooplankton in coastal waters ingest microplastics.", "Microplastics are ingested by zooplankton in coastal waters."),
+    ("The new catalyst converts carbon dioxide into methanol with 20% efficiency.",
+     "With an efficiency of 20 percent, the new catalyst turns carbon dioxide into methanol."),
+    ("The drug reduces LDL cholesterol by about 30%.", "The drug lowers LDL cholesterol by roughly 30 percent."),
+    ("The perovskite film degrades within 2 weeks under humid air.", "Under humid air, the perovskite film degrades in two weeks."),
+    ("Physical activity is inversely associated with depression.", "Depression is negatively correlated with physical activity."),
+    ("Greater income inequality is associated with lower life expectancy.", "Life expectancy is lower where income inequality is greater."),
+    ("Dark matter may consist of weakly interacting massive particles.", "Weakly interacting massive particles might make up dark matter."),
+    ("Moist warm cores respired twice as much as moist cool cores.", "Respiration in moist warm cores was double that of moist cool cores."),
+    ("In a trial of 1,200 adults, the vaccine reduced infections by 60%.",
+     "The vaccine cut infections by 60 percent in a trial with 1200 adults."),
+    ("The treated group showed a 3-fold increase in IL-6 levels.", "IL-6 levels rose threefold in the treated group."),
+    ("Knockout mice lacking the receptor showed no response to the ligand.", "Mice without the receptor did not respond to the ligand."),
+    ("Latitude correlates with body size in mammals.", "In mammals, body size correlates with latitude."),
+    ("Regular aerobic exercise lowers resting blood pressure in adults with hypertension.",
+     "In hypertensive adults, regular aerobic exercise reduces resting blood pressure."),
+    ("resting heart rate", "heart rate at rest"),
+]
+
+
+@pytest.mark.parametrize(("guard", "a", "b"), NEGATIVES)
+def test_guard_fires_on_its_kind_of_negative(guard: str, a: str, b: str) -> None:
+    verdict = check_pair(a, b)
+    assert not verdict.compatible
+    assert guard in verdict.fired(), verdict.reasons
+
+
+@pytest.mark.parametrize(("guard", "a", "b"), NEGATIVES)
+def test_guards_are_symmetric(guard: str, a: str, b: str) -> None:
+    assert guard in check_pair(b, a).fired()
+
+
+@pytest.mark.parametrize(("a", "b"), PARAPHRASES)
+def test_guards_stay_silent_on_paraphrases(a: str, b: str) -> None:
+    verdict = check_pair(a, b)
+    assert verdict.compatible, verdict.reasons
+
+
+def test_reasons_name_the_guard_the_cue_and_the_side() -> None:
+    verdict = check_pair("Soil temperature is associated with soil respiration.", "Soil temperature is not associated with soil respiration.")
+    assert verdict.reasons == ["polarity: 'not' in b only"]
+    assert set(verdict.fired()) <= set(GUARDS)
+
+
+def test_not_only_does_not_negate_or_restrict() -> None:
+    assert check_pair("Drought reduces not only yield but also grain quality.", "Drought reduces yield and grain quality.").compatible
+
+
+def test_direction_compares_the_product_when_cue_counts_differ() -> None:
+    assert check_pair("Higher income inequality goes with lower life expectancy.",
+                      "Income inequality is negatively associated with life expectancy.").compatible
+    assert not check_pair("Higher income inequality goes with higher life expectancy.",
+                          "Income inequality is negatively associated with life expectancy.").compatible
+
+
+def test_an_increase_in_is_an_argument_not_a_qualifier() -> None:
+    assert check_pair("Warming causes an increase in soil respiration.", "Soil respiration increases with warming.").compatible
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("a dose of 2.5 mg/kg daily", (2.5, None, "mg/kg")),
+    ("mortality rose 40%", (40.0, None, "%")),
+    ("mortality rose 40 percent", (40.0, None, "%")),
+    ("a 3-fold change", (3.0, None, "fold")),
+    ("a threefold change", (3.0, None, "fold")),
+    ("a three-fold change", (3.0, None, "fold")),
+    ("twice as high", (2.0, None, "fold")),
+    ("after two weeks", (2.0, None, "week")),
+    ("after 1,200 hours", (1200.0, None, "h")),
+    ("at -3 °C", (-3.0, None, "degC")),
+    ("8 tonnes per hectare", (8.0, None, "t/ha")),
+    ("10-20 mg", (10.0, 20.0, "mg")),
+    ("1.5 × 10^3 cells", (1500.0, None, "")),
+    ("HR 1·69", (1.69, None, "")),
+])
+def test_numbers_parse_with_their_units(text: str, key: tuple[object, ...]) -> None:
+    assert key in quantities(text, load_guard_words())
+
+
+def test_numbers_inside_identifiers_are_compared_as_codes() -> None:
+    words = load_guard_words()
+    assert set(quantities("IL-6 and PM2.5", words)) == {("code", ("6",)), ("code", ("2.5",))}
+    assert quantities("one of the drivers of a double-blind trial", words) == {}
+    assert check_pair("IL-6 levels", "interleukin-6 levels").compatible
+    assert not check_pair("IL-6 levels", "IL-10 levels").compatible
+
+
+def test_the_guard_vocabulary_file_loads() -> None:
+    words = load_guard_words()
+    assert words.source == DEFAULT_GUARD_WORDS.resolve()
+    for pattern in (words.negation, words.hedge, words.up, words.down, words.restrictors):
+        assert pattern is not None
+    assert words.units["percent"] == "%" and words.units["mg"] == "mg"
+    assert words.number_words["two"] == 2.0
+    assert ("in", "the", "presence", "of") in words.prepositions
+
+
+def test_braces_expand_to_every_spelling() -> None:
+    assert expand("increas{e,es,ed}") == ["increase", "increases", "increased"]
+    assert expand("speed{,s} up") == ["speed up", "speeds up"]
+
+
+def test_a_malformed_vocabulary_names_the_file_and_the_key(tmp_path: Path) -> None:
+    broken = tmp_path / "words.toml"
+    broken.write_text(DEFAULT_GUARD_WORDS.read_text(encoding="utf-8").replace('cues = [\n  "not"', 'cues = [\n  "NOT"', 1), encoding="utf-8")
+    with pytest.raises(GuardWordsError, match=r"words\.toml: polarity\.cues must be lower case"):
+        load_guard_words(broken)
+    with pytest.raises(GuardWordsError, match="not found"):
+        load_guard_words(tmp_path / "missing.toml")
