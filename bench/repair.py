@@ -18,7 +18,6 @@ kind injected in that graph; must be 0).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections import Counter
@@ -30,21 +29,17 @@ from pyoxigraph import Literal
 
 from claimgraph.workflow import ingest_paths
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders import Document, find_inputs, load_document
+from claimgraph.loaders import find_inputs, load_document
 from claimgraph.publish.dot import dot_id, edge_label, quote
 from claimgraph.reasoning.peirce import store_reasoning
 from claimgraph.quality.repair import load_vocabulary
 from claimgraph.profile.manifest import edge_labels, load_profile
 from claimgraph.rdf.sparql import read_internal_query
 from claimgraph.store import EmbeddedStore, Store
+from claimgraph.testing.reasoning_graphs import graph_size, grow_graph, paper_viewpoints
 from claimgraph.rdf.vocab import XSD
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
-FAMILIES = {
-    "deduction": ("deduction-rule", "deduction-case"),
-    "abduction": ("abduction-phenomenon", "abduction-knowledge"),
-    "induction": ("induction-common", "induction-case"),
-}
 RATES = {  # probability that a graph gets the defect (aliases: per edge)
     "alias": 0.25,
     "self_loop": 0.3,
@@ -75,32 +70,12 @@ class Generated:
     mixed: Edge | None = None
 
 
-def graph_size(rng: random.Random, available: int) -> int:
-    return max(6, min(100, available, int(round(math.exp(rng.gauss(math.log(25), 0.5))))))
-
-
 def clean_graph(rng: random.Random, viewpoints: list[tuple[str, tuple[int, int, int]]], size: int) -> Generated:
-    """A single-root tree of complete units, premises -> conclusions."""
-    generated = Generated(iter(viewpoints))
-
-    def new_node() -> str:
-        node = f"n{len(generated.texts):03d}"
-        generated.texts[node] = next(generated.pool)
-        return node
-
-    frontier = [new_node()]
-    while frontier and len(generated.texts) < size - 1:
-        target = frontier.pop(rng.randrange(len(frontier)))
-        family = rng.choice(list(FAMILIES))
-        first, second = FAMILIES[family]
-        cases = rng.randint(1, 3) if family == "induction" else 1
-        if len(generated.texts) + 1 + cases > size:
-            continue
-        for label in [first] + [second] * cases:
-            premise = new_node()
-            generated.edges.append((premise, label, target))
-            frontier.append(premise)
-    return generated
+    """A single-root tree of complete units, premises -> conclusions (claimgraph.testing.reasoning_graphs)."""
+    graph = grow_graph(rng, viewpoints, size)
+    texts = {node.id: (node.text, node.source) for node in graph.nodes}
+    edges = [(edge.source, edge.label, edge.target) for edge in graph.edges]
+    return Generated(iter(viewpoints[len(graph.nodes):]), texts=texts, edges=edges)
 
 
 def inject(rng: random.Random, generated: Generated, aliases: dict[str, list[str]]) -> None:
@@ -224,18 +199,6 @@ def evaluate(generated: Generated, nodes: dict, edges: dict[Edge, str | None], r
     if generated.mixed and generated.mixed in plain and "mixed_family_unit" in residuals:
         residual["mixed_family"] = 1
     return repaired, residual, wrong
-
-
-def paper_viewpoints(document: Document) -> list[tuple[str, tuple[int, int, int]]]:
-    """Distinct (after case and space folding) viewpoint texts with their source tuples."""
-    seen: set[str] = set()
-    result = []
-    for viewpoint in document.viewpoints:
-        key = " ".join(viewpoint.text.lower().split())
-        if key and key not in seen:
-            seen.add(key)
-            result.append((" ".join(viewpoint.text.split()), viewpoint.source))
-    return result
 
 
 def main() -> None:
