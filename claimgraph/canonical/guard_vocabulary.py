@@ -65,6 +65,8 @@ class GuardWords:
     boundaries: frozenset[str]
     clause_boundaries: frozenset[str]
     stopwords: frozenset[str]
+    verbs: frozenset[str]
+    not_adverbs: frozenset[str]
     synonyms: Mapping[str, str]
     number_words: Mapping[str, float]
     scales: Mapping[str, float]
@@ -163,6 +165,8 @@ def _load(path: Path) -> GuardWords:
         boundaries=frozenset(_strings(scope, "boundaries", where + "scope")),
         clause_boundaries=frozenset(_strings(scope, "clause_boundaries", where + "scope")),
         stopwords=frozenset(_strings(scope, "stopwords", where + "scope")),
+        verbs=frozenset(spelling for verb in _strings(scope, "verbs", where + "scope") for spelling in expand(verb)),
+        not_adverbs=frozenset(_strings(scope, "not_adverbs", where + "scope")),
         synonyms=dict(synonyms),
         number_words=_numbers(numbers, "words", where + "numbers"),
         scales=_numbers(numbers, "scales", where + "numbers"),

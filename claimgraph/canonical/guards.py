@@ -4,7 +4,8 @@ Sentence embeddings put "X increases Y" next to "X does not increase Y", "X decr
 "X increases Y by 40%" and "X increases Y only in mice". Before canonicalization joins two
 texts whose cosine clears the threshold, ``check_pair`` compares what an embedding blurs:
 
-- polarity: a negation cue ("not", "no", "lack of", "fails to", "without", ...) in one text only;
+- polarity: negation cues ("not", "no", "lack of", "fails to", "without", ...) in one text only,
+  or more of them in one text than in the other;
 - numbers: the quantities with their units ("20%", "2.5 mg/kg", "3-fold", "two weeks") and the
   numbers inside identifiers ("IL-6", "PM2.5") must be the same sets;
 - direction: change words (increase/decrease families) present in one text only or disagreeing,
@@ -65,7 +66,7 @@ def check_pair(a: str, b: str, words: GuardWords | None = None) -> GuardVerdict:
     words = words or load_guard_words()
     first, second = text_features(a, words), text_features(b, words)
     reasons = [
-        *_compare_presence("polarity", first.negations, second.negations),
+        *_compare_negations(first.negations, second.negations),
         *_compare_quantities(first, second),
         *_compare_directions(first, second, words),
         *_compare_presence("hedge", first.hedges, second.hedges),
@@ -176,12 +177,18 @@ def _qualifier_content(tokens: list[str], start: int, words: GuardWords, clause:
             break
         if not clause and end > start and _starts(tokens, end, words.prepositions + words.clauses):
             break
-        if not clause and content and token.endswith(("ing", "ed", "en")) and len(token) > 4:
+        participle = bool(content) and len(token) > 4 and token.endswith(("ing", "ed", "en"))
+        if not clause and (participle or _ends_noun_phrase(token, words)):
             break
         if token not in words.stopwords and not _is_number(token, words):
             content.append(token)
         end += 1
     return end, content
+
+
+def _ends_noun_phrase(token: str, words: GuardWords) -> bool:
+    """A verb or an adverb: "in laboratory automation | enables ...", "in a | rapidly changing world"."""
+    return token in words.verbs or (len(token) >= 6 and token.endswith("ly") and token not in words.not_adverbs)
 
 
 def _is_number(token: str, words: GuardWords) -> bool:
@@ -276,6 +283,14 @@ def _compare_presence(guard: str, first: tuple[str, ...], second: tuple[str, ...
     if second and not first:
         return [f"{guard}: {second[0]!r} in b only"]
     return []
+
+
+def _compare_negations(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
+    counts = [len(cues) - (1 if "neither" in cues and "nor" in cues else 0) for cues in (first, second)]
+    if counts[0] == counts[1] or not (first and second):
+        return _compare_presence("polarity", first, second)
+    more, side = (first, "a") if counts[0] > counts[1] else (second, "b")
+    return [f"polarity: {', '.join(repr(cue) for cue in more)} in {side} ({max(counts)} cues vs {min(counts)})"]
 
 
 def _compare_quantities(first: TextFeatures, second: TextFeatures) -> list[str]:
