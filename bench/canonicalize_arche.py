@@ -21,14 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.workflow import store_document
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.canonical.canonicalizer import Canonicalizer
 from claimgraph.canonical.convergence import convergence
 from claimgraph.canonical.embeddings import make_embedder
-from claimgraph.testing.pairset import LabelledPair, arche_pairs, hub_membership, score_pairs
+from claimgraph.loaders import Document, find_inputs, load_document
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore
+from claimgraph.testing.pairset import LabelledPair, arche_pairs, hub_membership, score_pairs
+from claimgraph.workflow import store_document
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 PARTS = ("embed", "ann", "sparql", "other")

@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 
 from claimgraph.demo import demo_config, demo_rules
+from claimgraph.extract.steps import STEPS
+from claimgraph.loaders import find_inputs
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.store import EmbeddedStore
 from claimgraph.testing.fake_llm import Rule, running_fake_llm
 from claimgraph.workflow import IngestResult, ingest_paths
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders import find_inputs
-from claimgraph.extract.steps import STEPS
-from claimgraph.store import EmbeddedStore
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "papers"
 

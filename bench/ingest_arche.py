@@ -15,13 +15,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimgraph.workflow import ingest_paths
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import find_inputs
-from claimgraph.testing.oxigraph import running_oxigraph
-from claimgraph.rdf.sparql import list_named_queries
-from claimgraph.store import EmbeddedStore, RemoteStore, Store
 from claimgraph.quality.validation import validate_store
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import list_named_queries
+from claimgraph.store import EmbeddedStore, RemoteStore, Store
+from claimgraph.testing.oxigraph import running_oxigraph
+from claimgraph.workflow import ingest_paths
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 

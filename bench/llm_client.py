@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimgraph.testing.fake_llm import running_fake_llm
 from claimgraph.llm.client import CallTag, open_client
 from claimgraph.llm.config import LLMConfig
+from claimgraph.testing.fake_llm import running_fake_llm
 
 
 async def run_batch(config: LLMConfig, calls: int) -> tuple[float, dict[str, int]]:

@@ -13,8 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from claimgraph.assets import asset_path
-from claimgraph.testing.fake_llm import Rule
 from claimgraph.llm.config import LLMConfig
+from claimgraph.testing.fake_llm import Rule
 
 DEMO_MODEL = "claimgraph-demo-recorded"
 DEMO_DIR = asset_path("examples", "demo")

@@ -14,18 +14,23 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claimgraph.assets import read_asset
-from claimgraph.papers.audit import Activity, activity_triples, now
 from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders import Document, find_inputs, load_document
-from claimgraph.papers.document_graph import document_triples
-from claimgraph.extract.runner import ExtractionReport, measure_with_shapes, run_extractions
+from claimgraph.extract.runner import (
+    ExtractionReport,
+    measure_with_shapes,
+    run_extractions,
+)
 from claimgraph.llm.accounting import Accounting
 from claimgraph.llm.config import LLMConfig
-from claimgraph.quality.repair import PaperRepair, load_vocabulary, repair_paper
+from claimgraph.loaders import Document, find_inputs, load_document
+from claimgraph.papers.audit import Activity, activity_triples, now
+from claimgraph.papers.document_graph import document_triples
 from claimgraph.profile.manifest import Profile, load_profile
-from claimgraph.rdf.sparql import bind
+from claimgraph.profile.vocabulary import load_vocabulary
+from claimgraph.quality.repair import PaperRepair, repair_paper
+from claimgraph.rdf.binding import bind
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import read_sparql
 from claimgraph.store import Store
 
 
@@ -55,7 +60,7 @@ def store_document(store: Store, document: Document, iris: IriScheme) -> int:
     triples = list(dict.fromkeys(document_triples(document, iris)))
     load = Activity("load", f"load {document.format} input", {"triples": len(triples)}, notes={"file": Path(document.source).name}, ended=now())
     audit = list(activity_triples(iris, pid, 1, load))
-    leaving = bind(read_asset("sparql", "merge", "remove-hub-members.ru"), {"graph": iris.paper(pid), "canonical": iris.canonical_graph()})
+    leaving = bind(read_sparql("merge", "remove-hub-members.ru"), {"graph": iris.paper(pid), "canonical": iris.canonical_graph()})
     store.replace_graphs({iris.paper(pid): triples, iris.raw_graph(pid): triples, iris.audit_graph(pid): audit}, before=leaving)
     return len(triples)
 

@@ -14,10 +14,10 @@ from claimgraph.loaders import Document, load_document
 from claimgraph.papers.document_graph import document_triples
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore, RemoteStore, Store
+from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 from claimgraph.testing.fake_llm import FakeLLMServer, Script, running_fake_llm
 from claimgraph.testing.oxigraph import oxigraph_binary, running_oxigraph
-
-ARCHE_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
+from claimgraph.testing.synthetic_arche import write_corpus
 
 HOSTILE_LABELS = [
     'say "hello"',
@@ -65,10 +65,19 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 @pytest.fixture(scope="session")
 def arche_dir() -> Path:
-    """The folder of ARCHE JSON papers shared next to the checkout."""
-    if not ARCHE_DIR.is_dir():
-        pytest.skip(f"ARCHE data not found at {ARCHE_DIR}")
-    return ARCHE_DIR
+    """The real ARCHE corpus (CLAIMGRAPH_ARCHE_DIR, else ../shared/data/arche); skips when absent."""
+    folder = real_arche_dir()
+    if folder is None:
+        pytest.skip(ARCHE_SKIP_REASON)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def synthetic_arche_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated ARCHE-format corpus (8 papers, seed 7) with its truth.jsonl; see claimgraph.testing.synthetic_arche."""
+    folder = tmp_path_factory.mktemp("synthetic-arche")
+    write_corpus(folder)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -42,17 +42,23 @@ from pathlib import Path
 import numpy as np
 from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.assets import read_asset
-from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
-from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.iris import IriScheme, content_hash
-from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.canonical.embeddings import DEFAULT_EMBEDDER, Embedder, make_embedder
-from claimgraph.canonical.sidecar import EmbeddingCache, Sidecar, SidecarError, default_sidecar_dir
-from claimgraph.profile.manifest import MergePolicy, Profile, load_profile, merge_policy
-from claimgraph.rdf.sparql import bind, read_internal_query, read_named_query
-from claimgraph.store import Store, ntriples
+from claimgraph.canonical.sidecar import (
+    EmbeddingCache,
+    Sidecar,
+    SidecarError,
+    default_sidecar_dir,
+)
+from claimgraph.errors import ClaimgraphError
+from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
+from claimgraph.papers.document_graph import stored_paper_ids
+from claimgraph.profile.manifest import Profile, load_profile
+from claimgraph.profile.ontology import MergePolicy, merge_policy
+from claimgraph.rdf.binding import bind
+from claimgraph.rdf.iris import IriScheme, content_hash
+from claimgraph.rdf.queries import read_internal_query, read_named_query, read_sparql
 from claimgraph.rdf.vocab import CG, RDF, XSD
+from claimgraph.store import Store, ntriples
 
 
 class CanonicalizeError(ClaimgraphError):
@@ -296,8 +302,8 @@ class Canonicalizer:
         self.directory = sidecar_dir if sidecar_dir is not None else default_sidecar_dir(store.location)
         self.cache = EmbeddingCache(self.embedder, self.directory)
         self.summary = CanonicalizeSummary()
-        self._merge_rewrite = read_asset("sparql", "merge", "rewrite-iri.ru")
-        self._add_members = read_asset("sparql", "merge", "add-hub-members.ru")
+        self._merge_rewrite = read_sparql("merge", "rewrite-iri.ru")
+        self._add_members = read_sparql("merge", "add-hub-members.ru")
         self.sidecar = self._open(force_rebuild=rebuild)
 
     @contextmanager
@@ -601,7 +607,7 @@ def reindex(
 ) -> ReindexSummary:
     """Rebuild the sidecar from the store alone and write it (the cached embeddings are reused)."""
     canonicalizer = Canonicalizer(store, iris, profile, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True)
-    store.update(read_asset("sparql", "merge", "recount-hub-members.ru"), {"canonical": iris.canonical_graph()})
+    store.update(read_sparql("merge", "recount-hub-members.ru"), {"canonical": iris.canonical_graph()})
     canonicalizer.save()
     sizes = {name: len(partition) for name, partition in sorted(canonicalizer.sidecar.partitions.items())}
     return ReindexSummary(canonicalizer.directory, len(canonicalizer.sidecar.covered), sizes, canonicalizer.cache.computed, canonicalizer.summary.rebuilt)

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.canonical.canonicalizer import covered_papers, local_name
-from claimgraph.profile.manifest import Profile, load_profile, merge_policy
-from claimgraph.rdf.sparql import read_internal_query
+from claimgraph.papers.document_graph import stored_paper_ids
+from claimgraph.profile.manifest import Profile, load_profile
+from claimgraph.profile.ontology import merge_policy
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import read_internal_query
 from claimgraph.store import Store
 
 MEASURES = ("nodes", "hubs", "attached to a hub", "merged")

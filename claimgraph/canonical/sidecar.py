@@ -30,8 +30,8 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from claimgraph.errors import ClaimgraphError
 from claimgraph.canonical.embeddings import Embedder, normalize_rows
+from claimgraph.errors import ClaimgraphError
 
 FORMAT_VERSION = 1
 INDEX_FILE = "index.npz"

@@ -15,7 +15,20 @@ from collections.abc import Sequence
 from rich.markup import escape
 
 from claimgraph import __version__
-from claimgraph.cli.commands import audit, canonicalize, demo, diff, export, ingest, query, reasoning, reindex, repair, stats, validate
+from claimgraph.cli.commands import (
+    audit,
+    canonicalize,
+    demo,
+    diff,
+    export,
+    ingest,
+    query,
+    reasoning,
+    reindex,
+    repair,
+    stats,
+    validate,
+)
 from claimgraph.cli.render import err
 from claimgraph.errors import ClaimgraphError
 

@@ -12,7 +12,7 @@ from pyoxigraph import Literal, NamedNode
 from rich.console import Console
 from rich.table import Table
 
-from claimgraph.rdf.sparql import Term
+from claimgraph.rdf.binding import Term
 from claimgraph.rdf.vocab import PREFIXES
 
 # Piped output is not wrapped at 80 columns: tables stay readable in logs and files.

@@ -16,12 +16,18 @@ from decimal import Decimal
 
 from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.rdf.iris import IriScheme, content_hash
-from claimgraph.loaders.document import Document, Passage
-from claimgraph.papers.document_graph import document_triples, edge_annotation_triples, passage_iri, sentence_iri, source_tuple_triples
 from claimgraph.extract.sanitize import confidence_literal
-from claimgraph.quality.repair import edge_predicate
+from claimgraph.loaders.document import Document, Passage
+from claimgraph.papers.document_graph import (
+    document_triples,
+    edge_annotation_triples,
+    passage_iri,
+    sentence_iri,
+    source_tuple_triples,
+)
 from claimgraph.profile.manifest import Profile
+from claimgraph.profile.vocabulary import edge_predicate
+from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.vocab import CG, PROV, RDF
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,40}$")

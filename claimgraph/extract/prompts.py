@@ -17,8 +17,14 @@ from string import Template
 
 from claimgraph.errors import ProfileError
 from claimgraph.profile.manifest import Profile
-from claimgraph.profile.schema import UNBOUNDED, TripleConstraint, load_schema, local_name, triple_constraints
-from claimgraph.profile.manifest import edge_labels
+from claimgraph.profile.ontology import edge_labels
+from claimgraph.profile.schema import (
+    UNBOUNDED,
+    TripleConstraint,
+    load_schema,
+    local_name,
+    triple_constraints,
+)
 from claimgraph.rdf.vocab import CG
 
 _SHAPE_START = re.compile(r"^(?P<label>:[A-Za-z][A-Za-z0-9_]*)\s.*\{\s*$")

@@ -16,19 +16,20 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import NamedNode
 
-from claimgraph.papers.audit import Activity, now
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders.document import Document
-from claimgraph.extract.model import PaperExtraction, extraction_triples, node_iri
-from claimgraph.quality.gate import measure_graph
 from claimgraph.errors import ClaimgraphError
-from claimgraph.llm.client import LLMClient, open_client
-from claimgraph.llm.accounting import Accounting
-from claimgraph.llm.config import LLMConfig
+from claimgraph.extract.model import PaperExtraction, extraction_triples, node_iri
 from claimgraph.extract.steps import STEPS, Extractor, StepLog
-from claimgraph.profile.manifest import Profile, extracted_class_names
-from claimgraph.store import Store
+from claimgraph.llm.accounting import Accounting
+from claimgraph.llm.client import LLMClient, open_client
+from claimgraph.llm.config import LLMConfig
+from claimgraph.loaders.document import Document
+from claimgraph.papers.audit import Activity, now
+from claimgraph.profile.manifest import Profile
+from claimgraph.profile.ontology import extracted_class_names
+from claimgraph.quality.gate import measure_graph
 from claimgraph.quality.validation import validate_graph
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.store import Store
 
 SHAPE_VIOLATIONS = "shape_violations"
 

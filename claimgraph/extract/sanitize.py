@@ -66,7 +66,7 @@ def confidence_literal(confidence: Decimal) -> Literal:
     return Literal(str(confidence), datatype=XSD.decimal)
 
 
-def normalize_label(value: object) -> str:
+def clean_text(value: object) -> str:
     """A label as stored: NFC, no control characters, single spaces, stripped; None becomes ""."""
     text = "" if value is None else value if isinstance(value, str) else str(value)
     text = unicodedata.normalize("NFC", text)

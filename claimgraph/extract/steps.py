@@ -22,15 +22,23 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders.document import Passage
-from claimgraph.extract.sanitize import clamp_confidence, normalize_label
-from claimgraph.extract.model import Edge, Node, PaperExtraction, extraction_triples, node_iri, passage_numbered_text
-from claimgraph.llm.client import CallTag, LLMCallFailed, LLMClient
-from claimgraph.extract.replies import parse_items
+from claimgraph.extract.model import (
+    Edge,
+    Node,
+    PaperExtraction,
+    extraction_triples,
+    node_iri,
+    passage_numbered_text,
+)
 from claimgraph.extract.prompts import render
-from claimgraph.profile.manifest import Profile, edge_labels
+from claimgraph.extract.replies import parse_items
+from claimgraph.extract.sanitize import clamp_confidence, clean_text
+from claimgraph.llm.client import CallTag, LLMCallFailed, LLMClient
+from claimgraph.loaders.document import Passage
+from claimgraph.profile.manifest import Profile
+from claimgraph.profile.ontology import edge_labels
 from claimgraph.quality.validation import compile_profile, shape_results
+from claimgraph.rdf.iris import IriScheme
 
 STEPS = ("entities", "relations", "orphans", "gaps", "dangling")
 ENTITY_KEYS = ("entities", "nodes")
@@ -78,7 +86,7 @@ def _text(item: Mapping[str, Any], *keys: str) -> str:
     for key in keys:
         value = item.get(key)
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            text = normalize_label(str(value))
+            text = clean_text(str(value))
             if text:
                 return text
     return ""

@@ -18,7 +18,13 @@ from typing import Any, Protocol
 
 import openai
 
-from claimgraph.llm.cache import CacheError, Completion, Message, ResponseCache, cache_key
+from claimgraph.llm.cache import (
+    CacheError,
+    Completion,
+    Message,
+    ResponseCache,
+    cache_key,
+)
 from claimgraph.llm.config import LLMConfig, LLMConfigError
 
 PHASE_HEADER = "X-Claimgraph-Phase"

@@ -15,9 +15,9 @@ from datetime import datetime, timezone
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.rdf.iris import IriScheme, content_hash
-from claimgraph.rdf.sparql import read_internal_query
-from claimgraph.store import Store, ntriples
+from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG, PROV, RDF, RDFS, XSD
+from claimgraph.store import Store
 
 
 @dataclass
@@ -85,7 +85,7 @@ def record(store: Store, iris: IriScheme, paper_id: str, activities: Sequence[Ac
         return
     start = next_sequence(store, iris, paper_id)
     triples = [t for offset, activity in enumerate(activities) for t in activity_triples(iris, paper_id, start + offset, activity)]
-    store.update(f"INSERT DATA {{ GRAPH ?audit {{\n{ntriples(triples)}}} }}", {"audit": iris.audit_graph(paper_id)})
+    store.insert({iris.audit_graph(paper_id): triples})
 
 
 def audit_trail(store: Store, iris: IriScheme, paper_id: str) -> list[dict[str, object]]:

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders.document import Document, Viewpoint
-from claimgraph.rdf.sparql import read_named_query
-from claimgraph.store import Store
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG, DCTERMS, PROV, RDF, RDFS, XSD
+from claimgraph.store import Store
 
 
 def integer(value: int) -> Literal:

@@ -1,9 +1,9 @@
-"""Profiles: the ontology, shapes, prompts, aliases, repairs, rules and merge policies of one kind of graph.
+"""Profile manifests: ``profiles/<name>.toml`` and the asset files it names.
 
-A profile is the manifest ``profiles/<name>.toml`` plus the asset files it names;
-adding a profile means adding files, not Python. Merge policies and edge labels
-are read from the ontology (``cg:mergePolicy`` and ``skos:notation``), so the
-ontology stays the single source of truth.
+A profile bundles the ontology, shapes, prompts, aliases, repairs, rules and
+merge policies of one kind of graph; adding a profile means adding files, not
+Python. What the ontology declares (edge labels, merge policies, families) is
+read by ``claimgraph.profile.ontology``.
 """
 
 from __future__ import annotations
@@ -13,16 +13,11 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
-
-import rdflib
+from typing import Any
 
 from claimgraph.assets import asset_path, asset_root
 from claimgraph.errors import AssetNotFoundError, ProfileError
-from claimgraph.rdf.vocab import CG
-
-MergePolicy = Literal["aggressive", "cautious", "never"]
-MERGE_POLICIES: tuple[MergePolicy, ...] = ("aggressive", "cautious", "never")
+from claimgraph.profile.ontology import edge_label_key, edge_labels
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
@@ -87,7 +82,7 @@ def load_profile(name: str) -> Profile:
         ontology_files=tuple(_asset_files(manifest, data, "ontology")),
         shex_files=tuple(_asset_files(manifest, data, "shex")),
         prompts_dir=asset_root() / str(data.get("prompts", f"prompts/{name}")),
-        aliases={normalize_label(raw): target for raw, target in _string_table(manifest, data, "aliases").items()},
+        aliases={edge_label_key(raw): target for raw, target in _string_table(manifest, data, "aliases").items()},
         repair_names=tuple(_string_list(manifest, data, "repairs", required=False)),
         rule_names=tuple(_string_list(manifest, data, "rules", required=False)),
         shape_overrides=_string_table(manifest, data, "shapes"),
@@ -131,82 +126,3 @@ def _asset_files(manifest: Path, data: dict[str, Any], key: str) -> list[Path]:
             raise ProfileError(f"{manifest}: {key} file {relative} does not exist (looked in {asset_root()})")
         paths.append(path)
     return paths
-
-
-@cache
-def ontology_graph(profile: Profile) -> rdflib.Graph:
-    """The union of the profile's ontology files."""
-    graph = rdflib.Graph()
-    for path in profile.ontology_files:
-        try:
-            graph.parse(path, format="turtle")
-        except Exception as error:  # rdflib raises parser-specific types
-            raise ProfileError(f"{path}: cannot parse the ontology: {error}") from error
-    return graph
-
-
-def _select(profile: Profile, query: str) -> list[tuple[str, str]]:
-    rows = ontology_graph(profile).query(query, initNs={"cg": rdflib.Namespace(str(CG))})
-    return [(str(row[0]), str(row[1])) for row in rows]  # type: ignore[index]
-
-
-def merge_policy(profile: Profile) -> dict[str, MergePolicy]:
-    """Class IRI -> merge policy, from the ``cg:mergePolicy`` annotations of the ontology."""
-    return dict(_merge_policy(profile))
-
-
-@cache
-def _merge_policy(profile: Profile) -> dict[str, MergePolicy]:
-    rows = _select(profile, "SELECT ?class ?policy WHERE { ?class cg:mergePolicy ?policy }")
-    policies: dict[str, MergePolicy] = {}
-    for cls, policy_iri in rows:
-        policy = policy_iri.removeprefix(str(CG))
-        if policy not in MERGE_POLICIES:
-            raise ProfileError(f"{cls} has cg:mergePolicy {policy_iri}; expected one of cg:{', cg:'.join(MERGE_POLICIES)}")
-        if policies.setdefault(cls, policy) != policy:  # type: ignore[arg-type]
-            raise ProfileError(f"{cls} has two merge policies in profile {profile.name}")
-    return policies
-
-
-def edge_labels(profile: Profile) -> dict[str, str]:
-    """Canonical edge label -> property IRI, from ``skos:notation`` on object properties."""
-    return dict(_edge_labels(profile))
-
-
-@cache
-def _edge_labels(profile: Profile) -> dict[str, str]:
-    rows = _select(
-        profile,
-        "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
-        "PREFIX owl: <http://www.w3.org/2002/07/owl#> "
-        "SELECT ?label ?property WHERE { ?property a owl:ObjectProperty ; skos:notation ?label }",
-    )
-    return dict(rows)
-
-
-def normalize_label(raw: str) -> str:
-    """Lower case; runs of spaces, underscores and dashes become one dash."""
-    return re.sub(r"[\s_-]+", "-", raw.strip().lower()).strip("-")
-
-
-def canonical_edge_label(profile: Profile, raw: str) -> str | None:
-    """The canonical edge label of a raw label (exact, case/spacing variant or alias), else None."""
-    label = normalize_label(raw)
-    label = profile.aliases.get(label, label)
-    return label if label in _edge_labels(profile) else None
-
-
-def extracted_classes(profile: Profile) -> list[str]:
-    """IRIs of the classes the LLM extracts (``cg:extractedClass true`` in the ontology), sorted."""
-    return list(_extracted_classes(profile))
-
-
-@cache
-def _extracted_classes(profile: Profile) -> tuple[str, ...]:
-    rows = _select(profile, "SELECT ?class ?flag WHERE { ?class cg:extractedClass ?flag }")
-    return tuple(sorted(cls for cls, flag in rows if flag == "true"))
-
-
-def extracted_class_names(profile: Profile) -> list[str]:
-    """Local names of the extracted classes (``Association``, ``Claim`` ...), as prompts and replies use them."""
-    return [cls.removeprefix(str(CG)) for cls in extracted_classes(profile)]

@@ -14,12 +14,13 @@ import urllib.parse
 
 from pyoxigraph import Literal, NamedNode
 
+from claimgraph.profile.manifest import Profile
+from claimgraph.profile.ontology import edge_labels
+from claimgraph.profile.vocabulary import RAW_LABEL
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.quality.repair import RAW_LABEL
-from claimgraph.profile.manifest import Profile, edge_labels
-from claimgraph.rdf.sparql import read_internal_query
-from claimgraph.store import Store
+from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG, XSD
+from claimgraph.store import Store
 
 AGGREGATED_INTO = "aggregated-into"
 

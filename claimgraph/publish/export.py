@@ -20,12 +20,12 @@ from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
 from claimgraph.assets import read_asset
 from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.papers.document_graph import stored_paper_ids
-from claimgraph.publish.dot import reasoning_dot
 from claimgraph.profile.manifest import Profile, load_profile
-from claimgraph.store import EXPORT_FORMATS, Store
+from claimgraph.publish.dot import reasoning_dot
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import PREFIXES, XSD
+from claimgraph.store import EXPORT_FORMATS, Store
 
 EXPORT_FORMAT_NAMES = (*EXPORT_FORMATS, "jsonld")
 ALL_FORMAT_NAMES = (*EXPORT_FORMAT_NAMES, "dot")

@@ -22,12 +22,13 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.assets import asset_path
 from claimgraph.papers.audit import Activity, now
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.profile.manifest import Profile
-from claimgraph.rdf.sparql import query_description, read_internal_query
-from claimgraph.store import Store, ntriples
 from claimgraph.quality.validation import RuleViolation, compile_profile, rule_violations
+from claimgraph.rdf.binding import bind
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import query_description, read_internal_query, read_sparql, read_sparql_file
 from claimgraph.rdf.vocab import CG
+from claimgraph.store import Store
 
 MATERIALIZER_RESIDUALS = frozenset({"parse_failed"})
 
@@ -43,7 +44,7 @@ class Measure:
 def measures() -> tuple[Measure, ...]:
     """The gate measures, in file-name order."""
     folder = asset_path("sparql", "queries", "gate")
-    return tuple(Measure(path.stem, query_description(path), path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.rq")))
+    return tuple(Measure(path.stem, query_description(path), read_sparql_file(path)) for path in sorted(folder.glob("*.rq")))
 
 
 def measure_graph(store: Store, graph: NamedNode, paper: NamedNode, vocabulary: NamedNode) -> dict[str, int]:
@@ -72,7 +73,7 @@ def gate_paper(store: Store, iris: IriScheme, profile: Profile, paper_id: str, v
     paper = iris.paper(paper_id)
     raw = measure_graph(store, iris.raw_graph(paper_id), paper, vocabulary)
     repaired = measure_graph(store, paper, paper, vocabulary)
-    violations = rule_violations(store, paper, compile_profile(profile))
+    violations = rule_violations(store, paper, compile_profile(profile), vocabulary)
     kept = {label for label in stored_residuals(store, paper) if label in MATERIALIZER_RESIDUALS}
     residuals = sorted(kept | {violation.residual for violation in violations if violation.residual})
     write_residuals(store, paper, residuals)
@@ -86,10 +87,7 @@ def stored_residuals(store: Store, paper: NamedNode) -> list[str]:
 def write_residuals(store: Store, paper: NamedNode, residuals: Iterable[str]) -> None:
     """Replace the paper's cg:residual labels, in one update."""
     triples = [Triple(paper, CG.residual, Literal(label)) for label in residuals]
-    update = "DELETE WHERE { GRAPH ?graph { ?graph cg:residual ?label } }"
-    if triples:
-        update += f" ;\nINSERT DATA {{ GRAPH ?graph {{\n{ntriples(triples)}}} }}"
-    store.update(f"PREFIX cg: <{CG.iri}>\n{update}", {"graph": paper})
+    store.insert({paper: triples}, before=bind(read_sparql("internal", "clear-residuals.ru"), {"graph": paper}))
 
 
 def gate_activity(report: GateReport) -> Activity:

@@ -14,71 +14,25 @@ representable before ``canonicalize_edge_labels`` runs; see docs/repair.md.
 
 from __future__ import annotations
 
-import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from pyoxigraph import Literal, NamedNode, Triple
+from pyoxigraph import NamedNode, Triple
 
-from claimgraph.papers.audit import Activity, now, record
 from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.iris import IriScheme
+from claimgraph.papers.audit import Activity, now, record
+from claimgraph.profile.manifest import Profile
+from claimgraph.profile.vocabulary import load_vocabulary
 from claimgraph.quality.gate import GateReport, gate_activity, gate_paper
-from claimgraph.profile.manifest import Profile, edge_labels, extracted_classes, normalize_label
-from claimgraph.rdf.sparql import read_internal_query
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import read_internal_query, read_sparql_file
 from claimgraph.store import Store
-from claimgraph.rdf.vocab import CG, SKOS, XSD, Namespace
-
-RAW_LABEL = Namespace("https://w3id.org/claimgraph/raw-label/")
-UNLABELED = "unlabeled"
 
 
 class RepairError(ClaimgraphError):
     """A repair could not run (missing script, paper not in the store)."""
-
-
-def raw_label_iri(label: str) -> NamedNode:
-    """The raw-label predicate of an edge label: its normalized form, percent-encoded like SPARQL ENCODE_FOR_URI."""
-    normalized = normalize_label(label) or UNLABELED
-    return RAW_LABEL[urllib.parse.quote(normalized, safe="")]
-
-
-def edge_predicate(profile: Profile, label: str) -> NamedNode:
-    """The canonical edge property when the label is canonical up to case and spacing, else its raw-label predicate.
-
-    Aliases are not resolved here: that is the audited canonicalize_edge_labels repair.
-    """
-    canonical = edge_labels(profile).get(normalize_label(label))
-    return NamedNode(canonical) if canonical else raw_label_iri(label)
-
-
-# ---------------------------------------------------------------- vocabulary graph
-
-
-def vocabulary_graph(iris: IriScheme, profile: Profile) -> NamedNode:
-    """``<base>graph/vocabulary/<profile>``: the alias table and edge properties the scripts join against."""
-    return NamedNode(f"{iris.base}graph/vocabulary/{profile.name}")
-
-
-def vocabulary_triples(profile: Profile) -> Iterator[Triple]:
-    """Edge properties (skos:notation), raw label -> property (cg:aliasOf) and the extracted classes."""
-    labels = edge_labels(profile)
-    for label, prop in sorted(labels.items()):
-        yield Triple(NamedNode(prop), SKOS.notation, Literal(label))
-        yield Triple(raw_label_iri(label), CG.aliasOf, NamedNode(prop))
-    for alias, label in sorted(profile.aliases.items()):
-        yield Triple(raw_label_iri(alias), CG.aliasOf, NamedNode(labels[label]))
-    for cls in extracted_classes(profile):
-        yield Triple(NamedNode(cls), CG.extractedClass, Literal("true", datatype=XSD.boolean))
-
-
-def load_vocabulary(store: Store, iris: IriScheme, profile: Profile) -> NamedNode:
-    """Write the profile's vocabulary graph (replacing it) and return its IRI."""
-    graph = vocabulary_graph(iris, profile)
-    store.replace_graph(graph, vocabulary_triples(profile))
-    return graph
 
 
 # ---------------------------------------------------------------- running scripts
@@ -115,7 +69,7 @@ class PaperRepair:
 
 @cache
 def _script_text(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+    return read_sparql_file(path)
 
 
 def script_paths(profile: Profile) -> list[Path]:

@@ -18,19 +18,22 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import rdflib
 import pyoxigraph
+import rdflib
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, RdfFormat, Triple
 from pyshex import ShExEvaluator
 from ShExJSG import ShExJ
 
 from claimgraph.errors import ProfileError
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.profile.manifest import Profile, load_profile, ontology_graph
+from claimgraph.profile.manifest import Profile, load_profile
+from claimgraph.profile.ontology import ontology_classes
+from claimgraph.profile.vocabulary import load_vocabulary
 from claimgraph.profile.schema import load_schema, triple_constraints
-from claimgraph.rdf.sparql import Term
-from claimgraph.store import Store, ntriples
+from claimgraph.rdf.binding import Term
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import read_sparql_file
 from claimgraph.rdf.vocab import CG, PREFIXES, RDF, XSD
+from claimgraph.store import Store, ntriples
 
 Cardinality = tuple[int, int]  # max -1: unbounded
 
@@ -154,7 +157,7 @@ def compile_profile(profile: Profile) -> CompiledProfile:
 
 def _shape_map(profile: Profile, schema: ShExJ.Schema) -> dict[str, str]:
     """Class IRI -> shape IRI: cg:<X> for each shape named <X>Shape, then the manifest's [shapes] table."""
-    classes = {str(cls) for cls in ontology_graph(profile).subjects(rdflib.RDF.type, rdflib.OWL.Class)}
+    classes = ontology_classes(profile)
     shape_ids = {str(shape.id) for shape in schema.shapes}
     mapping: dict[str, str] = {}
     for shape_id in shape_ids:
@@ -178,7 +181,7 @@ def _cardinalities(schema: ShExJ.Schema) -> dict[tuple[str, str], Cardinality]:
 
 
 def _load_rule(path: Path) -> Rule:
-    text = path.read_text(encoding="utf-8")
+    text = read_sparql_file(path)
     match = re.search(r"^#\s*residual:\s*(\S+)", text, re.MULTILINE)
     residual = match.group(1) if match and match.group(1) != "none" else None
     return Rule(path.stem, text, residual)
@@ -187,9 +190,9 @@ def _load_rule(path: Path) -> Rule:
 # ---------------------------------------------------------------- validation
 
 
-def validate_graph(store: Store, graph_iri: NamedNode, profile: Profile | str = "discourse") -> ValidationReport:
+def validate_graph(store: Store, graph_iri: NamedNode, profile: Profile | str = "discourse", iris: IriScheme | None = None) -> ValidationReport:
     """Validate one named graph: shapes on every typed node, then the profile's gate rules."""
-    return _validate_graphs(store, [graph_iri], _profile(profile), workers=1)
+    return _validate_graphs(store, [graph_iri], _profile(profile), 1, iris or IriScheme())
 
 
 def validate_store(
@@ -210,7 +213,7 @@ def validate_store(
     else:
         canonical = iris.canonical_graph()
         graphs = [graph for graph in store.graph_names() if graph == canonical or _is_paper_graph(graph, iris)]
-    return _validate_graphs(store, graphs, _profile(profile), workers or os.cpu_count() or 1)
+    return _validate_graphs(store, graphs, _profile(profile), workers or os.cpu_count() or 1, iris)
 
 
 def _profile(profile: Profile | str) -> Profile:
@@ -222,8 +225,9 @@ def _is_paper_graph(graph: NamedNode, iris: IriScheme) -> bool:
     return paper_id is not None and graph == iris.paper(paper_id)
 
 
-def _validate_graphs(store: Store, graphs: list[NamedNode], profile: Profile, workers: int) -> ValidationReport:
+def _validate_graphs(store: Store, graphs: list[NamedNode], profile: Profile, workers: int, iris: IriScheme) -> ValidationReport:
     compiled = compile_profile(profile)
+    vocabulary = load_vocabulary(store, iris, profile)
     report = ValidationReport(compiled.name)
     if workers > 1 and len(graphs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         # fork: workers inherit the compiled profile; batches bound the memory held as N-Triples.
@@ -238,7 +242,7 @@ def _validate_graphs(store: Store, graphs: list[NamedNode], profile: Profile, wo
             rows = shape_results(store.triples(graph), compiled)
             report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in rows]))
     for graph_report in report.graphs:
-        graph_report.violations.extend(rule_violations(store, graph_report.graph, compiled))
+        graph_report.violations.extend(rule_violations(store, graph_report.graph, compiled, vocabulary))
     return report
 
 
@@ -284,11 +288,11 @@ def shape_results(triples: list[Triple], compiled: CompiledProfile) -> list[Resu
     return rows
 
 
-def rule_violations(store: Store, graph: NamedNode, compiled: CompiledProfile) -> list[RuleViolation]:
-    """The rows of the profile's gate rules for one graph."""
+def rule_violations(store: Store, graph: NamedNode, compiled: CompiledProfile, vocabulary: NamedNode) -> list[RuleViolation]:
+    """The rows of the profile's gate rules for one graph (``vocabulary``: the profile vocabulary graph)."""
     violations = []
     for rule in compiled.rules:
-        for row in store.select(rule.text, {"graph": graph}):
+        for row in store.select(rule.text, {"graph": graph, "vocabulary": vocabulary}):
             residual = row.get("residual")
             violations.append(RuleViolation(
                 graph, rule.name, row["focus"], _value(row.get("reason")) or rule.name,

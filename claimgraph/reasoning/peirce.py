@@ -19,16 +19,27 @@ from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.papers.audit import Activity, now
 from claimgraph.errors import ClaimgraphError
+from claimgraph.papers.audit import Activity, now
+from claimgraph.papers.document_graph import (
+    edge_annotation_triples,
+    source_tuple_triples,
+)
+from claimgraph.profile.manifest import Profile
+from claimgraph.profile.ontology import canonical_edge_label, edge_label_key
+from claimgraph.profile.vocabulary import edge_predicate
+from claimgraph.quality.repair import PaperRepair, repair_paper
 from claimgraph.rdf.iris import IriScheme, content_hash
-from claimgraph.papers.document_graph import edge_annotation_triples, source_tuple_triples
-from claimgraph.reasoning.materialize import PARSE_FAILED, ParsedEdge, ParsedGraph, ParsedNode, materialize
-from claimgraph.quality.repair import PaperRepair, edge_predicate, repair_paper
-from claimgraph.profile.manifest import Profile, canonical_edge_label, normalize_label
-from claimgraph.rdf.sparql import read_internal_query
-from claimgraph.store import Store
+from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG, PROV, RDF, XSD
+from claimgraph.reasoning.materialize import (
+    PARSE_FAILED,
+    ParsedEdge,
+    ParsedGraph,
+    ParsedNode,
+    materialize,
+)
+from claimgraph.store import Store
 
 Source = tuple[int, int, int]
 IMPLICIT: Source = (0, 0, 0)
@@ -65,7 +76,7 @@ def _tuple(match: re.Match[str]) -> Source:
 
 def stated_role(profile: Profile, prefix: str) -> str | None:
     """The role a label prefix names: a canonical edge label (aliases resolved) or root/conclusion."""
-    word = normalize_label(prefix)
+    word = edge_label_key(prefix)
     return canonical_edge_label(profile, prefix) or (word if word in ROLE_WORDS else None)
 
 

@@ -22,7 +22,7 @@ from pyoxigraph import (
 )
 
 from claimgraph.errors import StoreError
-from claimgraph.rdf.sparql import Term, bind
+from claimgraph.rdf.binding import Term, bind
 
 QueryResult = QuerySolutions | QueryBoolean | QueryTriples | Iterator[Triple]
 Row = dict[str, Term]
@@ -40,6 +40,16 @@ def ntriples(triples: Iterable[Triple]) -> str:
     return pyoxigraph.serialize(list(triples), format=RdfFormat.N_TRIPLES).decode("utf-8")
 
 
+def insert_data_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
+    """One INSERT DATA for several named graphs (terms written by the RDF library); "" when there is nothing."""
+    blocks = []
+    for graph, triples in graphs.items():
+        body = ntriples(triples)
+        if body:
+            blocks.append(f"GRAPH {graph} {{\n{body}}}")
+    return "INSERT DATA {\n" + "\n".join(blocks) + "\n}" if blocks else ""
+
+
 def replace_graphs_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
     """One SPARQL UPDATE that drops each graph, then refills them all.
 
@@ -47,14 +57,8 @@ def replace_graphs_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
     between two INSERT DATA blocks, and a blank node may link a paper's graphs.
     """
     operations = [f"DROP SILENT GRAPH {graph}" for graph in graphs]
-    blocks = []
-    for graph, triples in graphs.items():
-        body = ntriples(triples)
-        if body:
-            blocks.append(f"GRAPH {graph} {{\n{body}}}")
-    if blocks:
-        operations.append("INSERT DATA {\n" + "\n".join(blocks) + "\n}")
-    return " ;\n".join(operations)
+    insert = insert_data_update({graph: list(triples) for graph, triples in graphs.items()})
+    return " ;\n".join([*operations, insert] if insert else operations)
 
 
 class Store(ABC):
@@ -123,6 +127,13 @@ class Store(ABC):
         if graphs:
             body = replace_graphs_update(graphs)
             self._update(f"{before} ;\n{body}" if before else body)
+
+    def insert(self, graphs: Mapping[NamedNode, Iterable[Triple]], before: str = "") -> None:
+        """Add triples to named graphs in one request; ``before`` (an update, terms bound) runs first in the same request."""
+        insert = insert_data_update(graphs)
+        operations = [operation for operation in (before, insert) if operation]
+        if operations:
+            self._update(" ;\n".join(operations))
 
     def replace_graph(self, graph: NamedNode, triples: Iterable[Triple]) -> None:
         self.replace_graphs({graph: triples})

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from pyoxigraph import NamedNode
 
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders.document import Document
 from claimgraph.papers.document_graph import viewpoint_iri
-from claimgraph.rdf.sparql import read_internal_query
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import read_internal_query
 from claimgraph.store import Store
 
 

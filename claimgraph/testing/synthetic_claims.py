@@ -13,12 +13,11 @@ text is never one already drawn, so every repeated string in the corpus is delib
 from __future__ import annotations
 
 import random
+import tomllib
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-import tomllib
 
 from claimgraph.errors import ClaimgraphError
 

@@ -6,8 +6,8 @@
 #    then moves to ?new, so it becomes a typed stub of the survivor in the
 #    retired node's paper and both papers stay findable from the survivor.
 # 2. Edge annotations whose rdf:subject or rdf:object is ?old are rewritten, and
-#    their IRI re-derived from (graph, subject, predicate, object) exactly as
-#    IriScheme.statement does (the annotation_sync rule checks the same hash).
+#    their IRI re-derived from (graph, subject, predicate, object) by the
+#    statement_iri fragment (the annotation_sync rule checks the same hash).
 # 3. Every remaining triple with ?old as subject or object is rewritten.
 #    cg:mergedFrom objects name retired IRIs on purpose and are left alone.
 # Raw and audit graphs are records of what happened and are not touched.
@@ -30,8 +30,7 @@ WHERE {
   BIND(IF(sameTerm(?s, ?old), ?new, ?s) AS ?s2)
   BIND(IF(sameTerm(?object, ?old), ?new, ?object) AS ?object2)
   BIND(IF(sameTerm(?o, ?old), ?new, ?o) AS ?o2)
-  BIND(IRI(CONCAT(STR(?g), "/stmt/",
-       SUBSTR(SHA256(CONCAT(STR(?g), "\u001F", STR(?s2), "\u001F", STR(?predicate), "\u001F<", STR(?object2), ">")), 1, 16)))
+  BIND({{statement_iri(?g, ?s2, ?predicate, ?object2)}}
        AS ?rewritten)
 } ;
 

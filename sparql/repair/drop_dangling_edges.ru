@@ -11,8 +11,7 @@ PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 DELETE { GRAPH ?graph { ?subject ?edge ?object } }
 WHERE {
   GRAPH ?graph { ?subject ?edge ?object }
-  FILTER(EXISTS { GRAPH ?vocabulary { ?edge skos:notation ?label } }
-         || STRSTARTS(STR(?edge), "https://w3id.org/claimgraph/raw-label/"))
+  FILTER({{is_edge_predicate(?edge)}})
   FILTER(NOT EXISTS { GRAPH ?graph { ?subject a ?subjectType } }
          || (NOT EXISTS { GRAPH ?graph { ?object a ?objectType } }
              && NOT EXISTS { GRAPH ?hubs { ?object a cg:CanonicalNode } }))

@@ -7,6 +7,5 @@ PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 DELETE { GRAPH ?graph { ?node ?edge ?node } }
 WHERE {
   GRAPH ?graph { ?node ?edge ?node }
-  FILTER(EXISTS { GRAPH ?vocabulary { ?edge skos:notation ?label } }
-         || STRSTARTS(STR(?edge), "https://w3id.org/claimgraph/raw-label/"))
+  FILTER({{is_edge_predicate(?edge)}})
 }

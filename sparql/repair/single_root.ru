@@ -25,14 +25,14 @@ WHERE {
     SELECT (COUNT(?node) AS ?terminals) WHERE {
       GRAPH ?graph {
         ?node a cg:ReasoningNode .
-        FILTER NOT EXISTS { ?node cg:deductionRule|cg:deductionCase|cg:inductionCommon|cg:inductionCase|cg:abductionPhenomenon|cg:abductionKnowledge|cg:aggregatedInto ?next }
+        FILTER NOT EXISTS { ?node {{reasoning_edge_path}}|cg:aggregatedInto ?next }
       }
     }
   }
   FILTER(?terminals > 1)
   GRAPH ?graph {
     ?terminal a cg:ReasoningNode .
-    FILTER NOT EXISTS { ?terminal cg:deductionRule|cg:deductionCase|cg:inductionCommon|cg:inductionCase|cg:abductionPhenomenon|cg:abductionKnowledge|cg:aggregatedInto ?next }
+    FILTER NOT EXISTS { ?terminal {{reasoning_edge_path}}|cg:aggregatedInto ?next }
     FILTER NOT EXISTS { ?terminal cg:isScaffolding true }
   }
   BIND(IRI(CONCAT(STR(?graph), "/scaffold/root")) AS ?root)
@@ -42,7 +42,7 @@ DELETE { GRAPH ?graph { ?node cg:isRoot ?flag } }
 WHERE {
   GRAPH ?graph {
     ?node cg:isRoot ?flag .
-    FILTER EXISTS { ?node cg:deductionRule|cg:deductionCase|cg:inductionCommon|cg:inductionCase|cg:abductionPhenomenon|cg:abductionKnowledge|cg:aggregatedInto ?next }
+    FILTER EXISTS { ?node {{reasoning_edge_path}}|cg:aggregatedInto ?next }
   }
 } ;
 
@@ -52,7 +52,7 @@ WHERE {
     SELECT (COUNT(?node) AS ?terminals) (SAMPLE(?node) AS ?root) WHERE {
       GRAPH ?graph {
         ?node a cg:ReasoningNode .
-        FILTER NOT EXISTS { ?node cg:deductionRule|cg:deductionCase|cg:inductionCommon|cg:inductionCase|cg:abductionPhenomenon|cg:abductionKnowledge|cg:aggregatedInto ?next }
+        FILTER NOT EXISTS { ?node {{reasoning_edge_path}}|cg:aggregatedInto ?next }
       }
     }
   }

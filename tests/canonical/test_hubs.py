@@ -5,15 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from claimgraph.workflow import store_document
+
 from claimgraph.canonical.canonicalizer import Canonicalizer, CanonicalizeSettings, canonicalize_papers
 from claimgraph.canonical.convergence import convergence
 from claimgraph.canonical.embeddings import HashingEmbedder
-from claimgraph.testing.pairset import arche_pairs, hub_membership, score_pairs
-from claimgraph.rdf.sparql import read_named_query
-from claimgraph.store import EmbeddedStore
 from claimgraph.quality.validation import validate_store
+from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG
+from claimgraph.store import EmbeddedStore
+from claimgraph.testing.pairset import arche_pairs, hub_membership, score_pairs
+from claimgraph.workflow import store_document
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_ingesting_the_same_paper_again_creates_no_new_hubs_or_merges(canon_docu
     before = convergence(store, iris)
     store_document(store, canon_documents[0], iris)  # ingest again: fresh graph and audit trail
     store.replace_graph(iris.paper("b"), discourse_paper(iris, "b", {"s": ("smoking habits", 0.5)}))
-    store.update("DROP GRAPH ?audit", {"audit": iris.audit_graph("b")})
+    store.drop_graphs([iris.audit_graph("b")])
     again = canonicalize_papers(store, iris, papers, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=low)
     after = convergence(store, iris)
     assert first.merges == 1 and first.hubs_created > 0
@@ -117,8 +118,8 @@ def test_a_sidecar_of_another_embedder_is_rebuilt_and_hub_members_are_not_pendin
 
 
 def test_reindex_recounts_hub_members_from_the_store(canon_documents, tmp_path: Path) -> None:
-    from claimgraph.rdf.iris import IriScheme
     from claimgraph.canonical.canonicalizer import reindex
+    from claimgraph.rdf.iris import IriScheme
 
     iris, store = IriScheme(), EmbeddedStore(tmp_path / "store")
     for document in canon_documents:

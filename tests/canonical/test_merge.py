@@ -10,9 +10,10 @@ from pyoxigraph import NamedNode
 
 from claimgraph.canonical.canonicalizer import Canonicalizer, CanonicalizeSettings, canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
-from claimgraph.profile.manifest import load_profile, merge_policy
-from claimgraph.rdf.sparql import read_named_query
+from claimgraph.profile.manifest import load_profile
+from claimgraph.profile.ontology import merge_policy
 from claimgraph.quality.validation import validate_store
+from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG
 
 LOW = CanonicalizeSettings(default_threshold=0.45)  # "smoking habit" vs "smoking habits" share one of two words
@@ -100,7 +101,7 @@ def test_cross_type_candidates_are_impossible(store, iris, discourse_paper, tmp_
     load(store, iris, discourse_paper, "a", factors={"s": ("smoking", 0.9)}, claims=[("1", "smoking is bad", None)])
     load(store, iris, discourse_paper, "b", factors={"s": ("smoking", 0.9)}, types={"s": "Variable"},
          claims=[("1", "smoking is bad", None)])
-    store.update("DELETE WHERE { GRAPH ?b { ?c a ?claim } } ; INSERT DATA { GRAPH ?b { ?c a ?hypothesis } }",
+    store.update("DELETE { GRAPH ?b { ?c a ?claim } } INSERT { GRAPH ?b { ?c a ?hypothesis } } WHERE { GRAPH ?b { ?c a ?claim } }",
                  {"b": iris.paper("b"), "c": iris.node("b", "claim", "1"), "claim": CG.Claim, "hypothesis": CG.Hypothesis})
     canonicalizer = Canonicalizer(store, iris, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
     canonicalizer.canonicalize_paper("a")

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from claimgraph.cli.main import main
-from claimgraph.workflow import store_document
 from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers, reindex
 from claimgraph.canonical.embeddings import EmbeddingError, HashingEmbedder, OpenAIEmbedder, make_embedder
 from claimgraph.canonical.sidecar import IDMAP_FILE, INDEX_FILE, EmbeddingCache, Sidecar, default_sidecar_dir
+from claimgraph.cli.main import main
 from claimgraph.rdf.vocab import CG
+from claimgraph.workflow import store_document
 
 
 def snapshot(sidecar: Sidecar) -> dict[str, dict[str, tuple[np.ndarray, float, tuple[str, ...]]]]:

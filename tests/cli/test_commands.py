@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyoxigraph
 import pytest
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.cli.main import main
 from claimgraph.rdf.iris import IriScheme
@@ -72,10 +72,8 @@ def test_validate_passes_clean_papers_and_fails_a_broken_node(capsys, store_dir:
     assert code == 0 and "0 failed" in out
     paper = IriScheme().paper("synthetic-ripples")
     with open_store(store_dir) as store:
-        store.update(
-            "INSERT DATA { GRAPH ?g { ?vp <https://w3id.org/claimgraph/ontology/v1#confidence> ?c } }",
-            {"g": paper, "vp": NamedNode(paper.value + "/viewpoint/1-0-1"), "c": Literal("1.5", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#decimal"))},
-        )
+        confidence = Literal("1.5", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#decimal"))
+        store.insert({paper: [Triple(NamedNode(paper.value + "/viewpoint/1-0-1"), NamedNode("https://w3id.org/claimgraph/ontology/v1#confidence"), confidence)]})
     code, out, _ = run(capsys, "--store", store_dir, "validate", "--paper", "synthetic-ripples")
     assert code == 1
     assert "viewpoint/1-0-1" in out and "1 failed" in out

@@ -8,9 +8,9 @@ import pytest
 
 from claimgraph.cli.main import main
 from claimgraph.demo import demo_config, demo_papers
-from claimgraph.workflow import ingest_paths
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore, open_store
+from claimgraph.workflow import ingest_paths
 
 CG = "https://w3id.org/claimgraph/ontology/v1#"
 

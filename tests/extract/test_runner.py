@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode
 
-from claimgraph.testing.fake_llm import FakeLLMServer, Rule, dropped, error
-from claimgraph.workflow import store_document
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders import load_document
 from claimgraph.extract.runner import run_extractions
 from claimgraph.llm.accounting import Accounting
-from claimgraph.quality.repair import load_vocabulary, repair_paper
+from claimgraph.loaders import load_document
 from claimgraph.profile.manifest import load_profile
+from claimgraph.profile.vocabulary import load_vocabulary
+from claimgraph.quality.repair import repair_paper
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore, Store
+from claimgraph.testing.fake_llm import FakeLLMServer, Rule, dropped, error
+from claimgraph.workflow import store_document
 
 CG = "https://w3id.org/claimgraph/ontology/v1#"
 PAPER = """# Shade and moss (synthetic)

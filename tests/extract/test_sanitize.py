@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claimgraph.extract.sanitize import CONFIDENCE_DECIMALS, DEFAULT_CONFIDENCE, clamp_confidence, confidence_literal, normalize_label
+from claimgraph.extract.sanitize import CONFIDENCE_DECIMALS, DEFAULT_CONFIDENCE, clamp_confidence, clean_text, confidence_literal
 
 
 @pytest.mark.parametrize(
@@ -37,12 +37,12 @@ def test_default_and_literal() -> None:
 
 
 def test_labels_are_nfc_single_spaced_and_stripped() -> None:
-    assert normalize_label("  Prote\u0301in \t X\n\u2028(mouse)\x07  ") == "Protéin X (mouse)"
-    assert normalize_label(None) == "" and normalize_label(42) == "42"
+    assert clean_text("  Prote\u0301in \t X\n\u2028(mouse)\x07  ") == "Protéin X (mouse)"
+    assert clean_text(None) == "" and clean_text(42) == "42"
 
 
 @given(st.text())
 def test_label_normalization_is_idempotent(text: str) -> None:
-    once = normalize_label(text)
-    assert normalize_label(once) == once
+    once = clean_text(text)
+    assert clean_text(once) == once
     assert once == once.strip() and "  " not in once

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.papers.audit import Activity, audit_trail, record
-from claimgraph.testing.fake_llm import Reply, Rule, dropped, error, ok
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.llm.client import CallTag, Completion, LLMCallFailed, LLMClient, backoff_delay, open_client
 from claimgraph.llm.backends import retry_after_seconds
+from claimgraph.llm.client import CallTag, Completion, LLMCallFailed, LLMClient, backoff_delay, open_client
 from claimgraph.llm.config import LLMConfig
+from claimgraph.papers.audit import Activity, audit_trail, record
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore
+from claimgraph.testing.fake_llm import Reply, Rule, dropped, error, ok
 
 TAG = CallTag("paper-a", "entities", 1)
 

@@ -11,10 +11,11 @@ import rdflib
 from rdflib.namespace import OWL, RDF, RDFS
 
 from claimgraph.assets import asset_path
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import load_document
 from claimgraph.papers.document_graph import document_triples
-from claimgraph.profile.manifest import edge_labels, load_profile, merge_policy, ontology_graph
+from claimgraph.profile.manifest import load_profile
+from claimgraph.profile.ontology import defined_terms, edge_families, edge_labels, merge_policy
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG
 
 ONTOLOGIES = ["discourse.ttl", "peirce.ttl", "alignments.ttl"]
@@ -64,10 +65,13 @@ def test_discourse_profile_has_no_peirce_classes_or_edges() -> None:
 
 
 def test_the_six_peirce_edges_are_sub_properties_of_reasoning_edge_with_family_and_role() -> None:
-    graph = ontology_graph(load_profile("peirce"))
+    graph = rdflib.Graph()
+    for path in load_profile("peirce").ontology_files:
+        graph.parse(path, format="turtle")
     edges = set(graph.subjects(RDFS.subPropertyOf, rdflib.URIRef(CG.reasoningEdge.value)))
     families = {str(graph.value(edge, rdflib.URIRef(CG.family.value))).rsplit("#")[-1] for edge in edges}
     roles = {str(graph.value(edge, rdflib.URIRef(CG.role.value))) for edge in edges}
+    assert {str(edge) for edge in edges} == set(edge_families(load_profile("peirce")))
     assert len(edges) == 6
     assert families == {"Deduction", "Induction", "Abduction"}
     assert roles == {"rule", "case", "common", "phenomenon", "knowledge"}
@@ -75,7 +79,7 @@ def test_the_six_peirce_edges_are_sub_properties_of_reasoning_edge_with_family_a
 
 @pytest.mark.parametrize("shex", ["discourse.shex", "peirce.shex"])
 def test_every_cg_term_the_shapes_use_is_defined_in_the_ontology(shex: str) -> None:
-    defined = {str(s) for s in ontology_graph(load_profile("peirce")).subjects() if str(s).startswith(str(CG))}
+    defined = {term for term in defined_terms(load_profile("peirce")) if term.startswith(CG.iri)}
     used = {CG.iri + local for local in re.findall(r"\bcg:([A-Za-z0-9]+)", asset_path("shapes", shex).read_text())}
     assert used - defined == set()
 
@@ -85,5 +89,5 @@ def test_every_cg_term_the_arche_loader_writes_is_defined_in_the_ontology(arche_
     used = set()
     for triple in document_triples(document, IriScheme()):
         used.update(term.value for term in (triple.predicate, triple.object) if isinstance(term, pyoxigraph.NamedNode))
-    defined = {str(s) for s in ontology_graph(load_profile("discourse")).subjects()}
+    defined = defined_terms(load_profile("discourse"))
     assert {iri for iri in used if iri.startswith(CG.iri)} - defined == set()

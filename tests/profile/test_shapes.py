@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, parse
 
-from claimgraph.store import EmbeddedStore
 from claimgraph.profile.manifest import load_profile
 from claimgraph.quality.validation import ValidationReport, compile_profile, validate_graph
 from claimgraph.rdf.vocab import CG, RDF
+from claimgraph.store import EmbeddedStore
 
 FIXTURES = Path(__file__).parent / "shapes_fixtures"
 GRAPH = NamedNode("https://claimgraph.example/paper/p1")

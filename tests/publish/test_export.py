@@ -11,11 +11,11 @@ import rdflib
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple
 from rdflib.compare import isomorphic
 
+from claimgraph.loaders import Document
 from claimgraph.publish.export import EXPORT_FORMAT_NAMES, ExportError, export, jsonld_context
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.loaders import Document
-from claimgraph.store import Store
 from claimgraph.rdf.vocab import CG, XSD
+from claimgraph.store import Store
 
 RDFLIB_FORMATS = {"ttl": "turtle", "nt": "nt", "trig": "trig", "nq": "nquads", "jsonld": "json-ld"}
 OXIGRAPH_FORMATS = {

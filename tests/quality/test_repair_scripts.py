@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode, RdfFormat, Triple, parse
 
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.profile.manifest import list_profiles, load_profile
-from claimgraph.quality.repair import edge_predicate, load_vocabulary, raw_label_iri, run_script, script_paths
-from claimgraph.store import Store
+from claimgraph.profile.vocabulary import edge_predicate, load_vocabulary, raw_label_iri
+from claimgraph.quality.repair import run_script, script_paths
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, RDF
+from claimgraph.store import Store
 
 CASES = Path(__file__).parent / "repair_cases"
 PEIRCE = load_profile("peirce")

@@ -8,13 +8,14 @@ import pytest
 from pyoxigraph import NamedNode, RdfFormat, Triple, parse
 
 from claimgraph.errors import ProfileError
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import load_document
 from claimgraph.papers.document_graph import document_triples
-from claimgraph.profile.manifest import canonical_edge_label, load_profile
-from claimgraph.store import EmbeddedStore
+from claimgraph.profile.manifest import load_profile
+from claimgraph.profile.ontology import canonical_edge_label
 from claimgraph.quality.validation import validate_graph, validate_store
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG
+from claimgraph.store import EmbeddedStore
 
 FIXTURES = Path(__file__).resolve().parents[1] / "profile" / "shapes_fixtures"
 PAPERS = ["s41467-025-55907-w", "s41467-025-55999-4", "s41467-025-56034-2"]

@@ -10,7 +10,7 @@ import pytest
 from pyoxigraph import NamedNode
 
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.rdf.sparql import list_named_queries, query_description, read_named_query
+from claimgraph.rdf.queries import list_named_queries, query_description, read_named_query
 from claimgraph.store import Store
 
 CG = "https://w3id.org/claimgraph/ontology/v1#"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from claimgraph.profile.manifest import load_profile
 from claimgraph.reasoning.materialize import DotSyntaxError, materialize, parse_dot_strict
 from claimgraph.reasoning.peirce import node_content, parse_node_label
-from claimgraph.profile.manifest import load_profile
 
 RESPONSES = Path(__file__).parent / "responses"
 EXPECTED = tomllib.loads((RESPONSES / "expected.toml").read_text(encoding="utf-8"))

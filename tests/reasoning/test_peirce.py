@@ -6,18 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.papers.audit import audit_trail
 from claimgraph.cli.main import main
-from claimgraph.publish.export import export
-from claimgraph.workflow import ingest_paths
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import Document
+from claimgraph.papers.audit import audit_trail
+from claimgraph.profile.manifest import load_profile
+from claimgraph.publish.export import export
+from claimgraph.quality.repair import repair_paper
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.reasoning.materialize import materialize
 from claimgraph.reasoning.peirce import store_reasoning
-from claimgraph.quality.repair import repair_paper
-from claimgraph.profile.manifest import load_profile
 from claimgraph.store import EmbeddedStore, Store
-
+from claimgraph.workflow import ingest_paths
 
 PEIRCE = load_profile("peirce")
 

@@ -11,12 +11,12 @@ import pytest
 from pyoxigraph import BlankNode, Literal, Quad, Triple
 
 from claimgraph.errors import StoreError
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import Document
 from claimgraph.papers.document_graph import document_triples
-from claimgraph.rdf.sparql import bind
-from claimgraph.store import EmbeddedStore, RemoteStore, Store
+from claimgraph.rdf.binding import bind
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, RDF, RDFS
+from claimgraph.store import EmbeddedStore, RemoteStore, Store
 
 
 def numbered_triples(iris: IriScheme, paper_id: str, count: int, tag: str) -> list[Triple]:
@@ -122,7 +122,7 @@ def test_hostile_labels_round_trip(store: Store, iris: IriScheme, hostile_labels
     bound_graph = iris.paper("hostile-bound")
     for n, literal in enumerate(literals):
         store.update(
-            "INSERT DATA { GRAPH ?g { ?s ?p ?o } }",
+            "INSERT { GRAPH ?g { ?s ?p ?o } } WHERE {}",
             {"g": bound_graph, "s": iris.node("hostile-bound", "item", str(n)), "p": RDFS.label, "o": literal},
         )
     for n, literal in enumerate(literals):

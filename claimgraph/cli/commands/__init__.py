@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+
 from claimgraph.rdf.iris import DEFAULT_BASE, IriScheme
 from claimgraph.store import Store, open_store
 

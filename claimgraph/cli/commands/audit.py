@@ -8,8 +8,8 @@ from rich.markup import escape
 
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.render import out, print_table
-from claimgraph.papers.audit import audit_trail
 from claimgraph.errors import ClaimgraphError
+from claimgraph.papers.audit import audit_trail
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

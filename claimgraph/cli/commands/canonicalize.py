@@ -6,14 +6,20 @@ import argparse
 from pathlib import Path
 
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
+from claimgraph.canonical.canonicalizer import Plan, canonicalize_papers
+from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.render import ROW_FORMATS, err, print_rows, print_table
 from claimgraph.papers.document_graph import stored_paper_ids
-from claimgraph.canonical.canonicalizer import Plan, canonicalize_papers
-from claimgraph.canonical.embeddings import make_embedder
-from claimgraph.rdf.sparql import read_named_query
+from claimgraph.rdf.queries import read_named_query
 
 
 def add_sidecar_options(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from pyoxigraph import Triple
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.render import out
 from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.sparql import read_internal_query
+from claimgraph.rdf.queries import read_internal_query
 from claimgraph.store import ntriples
 
 

@@ -10,21 +10,27 @@ import argparse
 from pathlib import Path
 
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
+from claimgraph.canonical.canonicalizer import canonicalize_papers
+from claimgraph.canonical.convergence import convergence, convergence_delta
+from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.commands.canonicalize import add_sidecar_options
 from claimgraph.cli.commands.repair import print_gate
 from claimgraph.cli.commands.validate import validate_and_print
 from claimgraph.cli.render import err, print_table
-from claimgraph.workflow import IngestResult, ingest_paths
-from claimgraph.loaders import find_inputs
-from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.canonical.convergence import convergence, convergence_delta
-from claimgraph.canonical.embeddings import make_embedder
-from claimgraph.llm.config import LLMConfig, add_llm_arguments, config_from_args
 from claimgraph.extract.steps import STEPS
+from claimgraph.llm.config import LLMConfig, add_llm_arguments, config_from_args
+from claimgraph.loaders import find_inputs
 from claimgraph.store import Store
+from claimgraph.workflow import IngestResult, ingest_paths
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

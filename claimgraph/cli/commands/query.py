@@ -10,9 +10,10 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions
 from claimgraph.cli.commands import store_from
 from claimgraph.cli.render import ROW_FORMATS, out, print_rows, print_table
 from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.sparql import Term, list_named_queries, query_description, resolve_query
-from claimgraph.store import ntriples
+from claimgraph.rdf.binding import Term
+from claimgraph.rdf.queries import list_named_queries, query_description, resolve_query
 from claimgraph.rdf.vocab import XSD
+from claimgraph.store import ntriples
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -11,8 +11,8 @@ from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.commands.repair import print_gate
 from claimgraph.cli.render import out
 from claimgraph.loaders.text_input import read_text
-from claimgraph.reasoning.peirce import store_reasoning
 from claimgraph.profile.manifest import load_profile
+from claimgraph.reasoning.peirce import store_reasoning
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

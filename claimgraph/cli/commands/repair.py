@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.render import print_table
 from claimgraph.papers.document_graph import stored_paper_ids
-from claimgraph.quality.gate import gate_rows, residual_counts
-from claimgraph.quality.repair import PaperRepair, load_vocabulary, repair_paper
 from claimgraph.profile.manifest import load_profile
+from claimgraph.profile.vocabulary import load_vocabulary
+from claimgraph.quality.gate import gate_rows, residual_counts
+from claimgraph.quality.repair import PaperRepair, repair_paper
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

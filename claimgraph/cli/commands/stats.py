@@ -8,9 +8,9 @@ from pyoxigraph import Literal
 
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.render import ROW_FORMATS, print_rows
-from claimgraph.rdf.sparql import read_named_query
-from claimgraph.store import Store
+from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import XSD
+from claimgraph.store import Store
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,8 +9,8 @@ from rich.markup import escape
 
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.render import out, print_table
-from claimgraph.store import Store
 from claimgraph.quality.validation import validate_store
+from claimgraph.store import Store
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
