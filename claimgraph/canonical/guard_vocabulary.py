@@ -67,6 +67,10 @@ class GuardWords:
     stopwords: frozenset[str]
     verbs: frozenset[str]
     not_adverbs: frozenset[str]
+    role_verbs: tuple[tuple[str, ...], ...]
+    symmetric: re.Pattern[str] | None
+    participles: frozenset[str]
+    intransitive_after: frozenset[str]
     synonyms: Mapping[str, str]
     number_words: Mapping[str, float]
     scales: Mapping[str, float]
@@ -142,7 +146,7 @@ def _load(path: Path) -> GuardWords:
     except tomllib.TOMLDecodeError as error:
         raise GuardWordsError(f"guard word list {path} is not valid TOML: {error}") from error
     polarity, numbers, direction = (_table(data, name, path) for name in ("polarity", "numbers", "direction"))
-    hedges, scope = _table(data, "hedges", path), _table(data, "scope", path)
+    hedges, scope, roles = _table(data, "hedges", path), _table(data, "scope", path), _table(data, "roles", path)
     where = f"{path}: "
     synonyms = scope.get("synonyms", {})
     if not isinstance(synonyms, dict) or not all(isinstance(v, str) for v in synonyms.values()):
@@ -167,6 +171,10 @@ def _load(path: Path) -> GuardWords:
         stopwords=frozenset(_strings(scope, "stopwords", where + "scope")),
         verbs=frozenset(spelling for verb in _strings(scope, "verbs", where + "scope") for spelling in expand(verb)),
         not_adverbs=frozenset(_strings(scope, "not_adverbs", where + "scope")),
+        role_verbs=_tokens(_strings(roles, "verbs", where + "roles")),
+        symmetric=phrase_pattern(_strings(roles, "symmetric", where + "roles")),
+        participles=frozenset(_strings(roles, "participles", where + "roles")),
+        intransitive_after=frozenset(_strings(roles, "intransitive_after", where + "roles")),
         synonyms=dict(synonyms),
         number_words=_numbers(numbers, "words", where + "numbers"),
         scales=_numbers(numbers, "scales", where + "numbers"),

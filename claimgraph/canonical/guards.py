@@ -12,7 +12,8 @@ texts whose cosine clears the threshold, ``check_pair`` compares what an embeddi
   and opposite words ("short"/"long", "male"/"female") split between the texts;
 - hedge: a hedge ("may", "might", "suggests", ...) in one text only;
 - scope: a restrictor ("only", "except", "alone") in one text only, or a qualifier ("in older
-  adults", "under drought", "when the soil is moist") whose content words the other text lacks.
+  adults", "under drought", "when the soil is moist") whose content words the other text lacks;
+- roles: agent and patient trade places ("X drives Y" / "Y drives X"; see guard_roles.py).
 
 The word lists live in ``guard_words.toml``. Everything is regular expressions over the two
 strings: no model, no I/O after the lists are loaded once. The guards are built to reject
@@ -27,9 +28,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from claimgraph.canonical.guard_roles import Roles, compare_roles, text_roles
 from claimgraph.canonical.guard_vocabulary import GuardWords, load_guard_words
 
-GUARDS = ("polarity", "numbers", "direction", "hedge", "scope")
+GUARDS = ("polarity", "numbers", "direction", "hedge", "scope", "roles")
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _TOKEN = re.compile(r"[^\W_]+(?:[.'][^\W_]+)*|[^\w\s]")
 _CODE = re.compile(r"[^\s,;:()\[\]{}/]*[A-Za-z][^\s,;:()\[\]{}/]*")
@@ -59,6 +61,7 @@ class TextFeatures:
     restrictors: tuple[str, ...]
     qualifiers: tuple[tuple[str, tuple[str, ...]], ...]
     stems: frozenset[str]
+    roles: Roles | None
 
 
 def check_pair(a: str, b: str, words: GuardWords | None = None) -> GuardVerdict:
@@ -72,6 +75,7 @@ def check_pair(a: str, b: str, words: GuardWords | None = None) -> GuardVerdict:
         *_compare_presence("hedge", first.hedges, second.hedges),
         *_compare_presence("scope", first.restrictors, second.restrictors),
         *_compare_qualifiers(first, second, words),
+        *compare_roles(first.roles, second.roles),
     ]
     return GuardVerdict(not reasons, reasons)
 
@@ -83,6 +87,8 @@ def text_features(text: str, words: GuardWords) -> TextFeatures:
     tokens = _TOKEN.findall(plain)
     unnegated = _remove(plain, words.not_negating)
     undirected = _remove(plain, words.direction_idioms)
+    found = qualifiers(tokens, words)
+    in_qualifiers = {index for _, _, span in found for index in span}
     return TextFeatures(
         negations=_found(unnegated, words.negation),
         quantities=quantities(text, words),
@@ -91,8 +97,9 @@ def text_features(text: str, words: GuardWords) -> TextFeatures:
                                  for pattern, word in ((first, one), (second, other)) if pattern.search(plain)),
         hedges=_found(_remove(plain, words.not_hedging), words.hedge),
         restrictors=_found(unnegated, words.restrictors),
-        qualifiers=tuple(qualifiers(tokens, words)),
+        qualifiers=tuple((phrase, content) for phrase, content, _ in found),
         stems=frozenset(stem(token, words) for token in tokens if token[0].isalnum()),
+        roles=text_roles(plain, tokens, in_qualifiers, words, stem),
     )
 
 
@@ -144,8 +151,8 @@ def _starts(tokens: list[str], index: int, phrases: Iterable[tuple[str, ...]]) -
     return None
 
 
-def qualifiers(tokens: list[str], words: GuardWords) -> list[tuple[str, tuple[str, ...]]]:
-    """Qualifier phrases (``"in older adults"``) with their content words, in text order."""
+def qualifiers(tokens: list[str], words: GuardWords) -> list[tuple[str, tuple[str, ...], range]]:
+    """Qualifier phrases (``"in older adults"``) with their content words and token span, in text order."""
     found = []
     index = 0
     while index < len(tokens):
@@ -160,7 +167,7 @@ def qualifiers(tokens: list[str], words: GuardWords) -> list[tuple[str, tuple[st
             continue
         end, content = _qualifier_content(tokens, index + len(opener), words, clause is not None)
         if content:
-            found.append((" ".join(tokens[index:end]), tuple(content)))
+            found.append((" ".join(tokens[index:end]), tuple(content), range(index, end)))
         index = max(end, index + 1)
     return found
 

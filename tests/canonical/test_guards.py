@@ -1,4 +1,6 @@
-"""Canonicalization guards: each fires on its kind of hard negative and stays silent on paraphrases.
+"""Canonicalization guards: each fires on its kind of hard negative and stays silent on paraphrases
+(swapped subject and object are the roles guard's kind; an association is symmetric, so its swap
+is a paraphrase).
 
 The pairs are a subset of bench/canon_eval/handwritten.toml (copied here so the tests do not
 depend on the benchmark's data); neither the ARCHE corpus nor the embedding model is needed.
@@ -47,6 +49,13 @@ NEGATIVES = [
      "Patients receiving the drug had a median survival of 14 months when treated before metastasis."),
     ("scope", "Can machine learning predict protein stability from sequence alone?",
      "Can machine learning predict protein stability from sequence and structure?"),
+    ("roles", "Inflammation drives insulin resistance.", "Insulin resistance drives inflammation."),
+    ("roles", "Does obesity cause depression?", "Does depression cause obesity?"),
+    ("roles", "Sleep deprivation impairs working memory.", "Impaired working memory causes sleep deprivation."),
+    ("roles", "Nest predation rates were higher at forest edges than in forest interiors.",
+     "Nest predation rates were higher in forest interiors than at forest edges."),
+    ("roles", "The treated group outperformed the placebo group on memory tests.",
+     "The placebo group outperformed the treated group on memory tests."),
 ]
 
 PARAPHRASES = [
@@ -68,6 +77,10 @@ PARAPHRASES = [
     ("Regular aerobic exercise lowers resting blood pressure in adults with hypertension.",
      "In hypertensive adults, regular aerobic exercise reduces resting blood pressure."),
     ("resting heart rate", "heart rate at rest"),
+    ("Mangrove forests protect coastlines from storm surges.", "Coastlines are shielded from storm surges by mangrove forests."),
+    ("Nitrogen fertilization increases maize grain yield.", "Maize grain yield rises under nitrogen fertilization."),
+    ("Soil temperature is associated with soil respiration.", "Soil respiration is associated with soil temperature."),
+    ("The perovskite film degrades within 2 weeks under humid air.", "Under humid air, the perovskite film degrades in two weeks."),
 ]
 
 
@@ -146,6 +159,7 @@ def test_the_guard_vocabulary_file_loads() -> None:
     assert words.units["percent"] == "%" and words.units["mg"] == "mg"
     assert words.number_words["two"] == 2.0
     assert ("in", "the", "presence", "of") in words.prepositions
+    assert ("drives",) in words.role_verbs and "driven" in words.participles
 
 
 def test_braces_expand_to_every_spelling() -> None:

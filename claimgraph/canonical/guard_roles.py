@@ -1,0 +1,103 @@
+"""The roles guard: who acts on whom ("inflammation drives insulin resistance" is not
+"insulin resistance drives inflammation"), which cosine similarity cannot tell apart.
+
+A text's predicate is found without a parser: a passive "is <participle> ... by" (agent
+after "by", patient before the auxiliary), else the first role verb after the first word
+(agent before it, patient after it; reversed when a preposition follows the verb, as in
+"yield rises under fertilization"), else "than" (the two sides of a comparison). Texts with a
+symmetric predicate ("associated with", "correlates") are left alone. Two texts differ when
+some content word moves from the agent side to the patient side and another moves back; words
+found on both sides of one text are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from claimgraph.canonical.guard_vocabulary import GuardWords
+
+Stemmer = Callable[[str, GuardWords], str]
+
+AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+
+
+@dataclass(frozen=True)
+class Roles:
+    """Content stems on the agent and the patient side, with a spelling of each stem for messages."""
+
+    agent: frozenset[str]
+    patient: frozenset[str]
+    spelling: dict[str, str]
+
+
+def text_roles(plain: str, tokens: list[str], qualifier_tokens: set[int], words: GuardWords, stem: Stemmer) -> Roles | None:
+    """The roles of a text (``plain`` is its normalized form, ``tokens`` its tokens), or None.
+
+    Qualifiers ("in older adults", at ``qualifier_tokens``) are the scope guard's: a predicate's
+    sides leave them out, but the two sides of a comparison are often qualifiers ("higher at
+    forest edges than in forest interiors") and keep them."""
+    if words.symmetric is not None and words.symmetric.search(plain):
+        return None
+    arguments = [token for index, token in enumerate(tokens) if index not in qualifier_tokens]
+    sides = _passive(arguments, words) or _active(arguments, words) or _comparison(tokens)
+    if sides is None:
+        return None
+    spelling: dict[str, str] = {}
+
+    def content(part: list[str]) -> frozenset[str]:
+        stems = set()
+        for token in part:
+            if token[0].isalpha() and token not in words.stopwords and token not in words.boundaries:
+                stemmed = stem(token, words)
+                spelling.setdefault(stemmed, token)
+                stems.add(stemmed)
+        return frozenset(stems)
+
+    agent, patient = content(sides[0]), content(sides[1])
+    if not agent or not patient:
+        return None
+    return Roles(agent - patient, patient - agent, spelling)
+
+
+def _passive(tokens: list[str], words: GuardWords) -> tuple[list[str], list[str]] | None:
+    for index, token in enumerate(tokens[:-1]):
+        if token not in AUXILIARIES:
+            continue
+        for offset in (1, 2):  # allow one adverb: "is strongly driven by"
+            word = tokens[index + offset] if index + offset < len(tokens) else ""
+            if word.endswith(("ed", "en")) or word in words.participles:
+                if "by" in tokens[index + offset:]:
+                    by = tokens.index("by", index + offset)
+                    return tokens[by + 1:], tokens[:index]
+                return [], tokens[:index]
+    return None
+
+
+def _active(tokens: list[str], words: GuardWords) -> tuple[list[str], list[str]] | None:
+    for index in range(1, len(tokens)):
+        for verb in words.role_verbs:
+            if tuple(tokens[index:index + len(verb)]) == verb:
+                after = index + len(verb)
+                if after < len(tokens) and tokens[after] in words.intransitive_after:
+                    return tokens[after + 1:], tokens[:index]
+                return tokens[:index], tokens[after:]
+    return None
+
+
+def _comparison(tokens: list[str]) -> tuple[list[str], list[str]] | None:
+    if "than" not in tokens:
+        return None
+    split = tokens.index("than")
+    return tokens[:split], tokens[split + 1:]
+
+
+def compare_roles(first: Roles | None, second: Roles | None) -> list[str]:
+    if first is None or second is None:
+        return []
+    to_patient = sorted(first.agent & second.patient)
+    to_agent = sorted(first.patient & second.agent)
+    if not (to_patient and to_agent):
+        return []
+    names = [", ".join(repr(first.spelling.get(s, s)) for s in group) for group in (to_patient, to_agent)]
+    return [f"roles: {names[0]} acts in a but is acted on in b; {names[1]} the reverse"]
