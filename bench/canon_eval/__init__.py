@@ -1,0 +1,1 @@
+"""The canonicalization evaluation set: hand-written pairs and pairs generated from ARCHE (see build.py)."""
