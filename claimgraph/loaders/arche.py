@@ -20,7 +20,7 @@ from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document, Passage, Reference, Sentence, Viewpoint
 from claimgraph.loaders.document_checks import check_text
 from claimgraph.loaders.json_input import parse_json
-from claimgraph.loaders.limits import MAX_INDEX, MAX_SENTENCES, MAX_STRUCTURED_BYTES, MAX_VIEWPOINTS, limit_error
+from claimgraph.loaders.limits import MAX_INDEX, MAX_JSON_BYTES, MAX_SENTENCES, MAX_VIEWPOINTS, limit_error
 from claimgraph.loaders.paper_ids import paper_id_from_text
 from claimgraph.loaders.text_input import read_text
 
@@ -33,7 +33,7 @@ def looks_like_arche(data: Any) -> bool:
 
 
 def load_arche(path: Path) -> Document:
-    data = parse_json(path, read_text(path, MAX_STRUCTURED_BYTES, "MAX_STRUCTURED_BYTES"))
+    data = parse_json(path, read_text(path, MAX_JSON_BYTES, "MAX_JSON_BYTES"))
     if not looks_like_arche(data):
         raise LoaderError(path, "JSON is not an ARCHE paper (needs 'file_info' and 'introduction')")
     return arche_document(data, path)

@@ -11,8 +11,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,35 +57,51 @@ class _StrictHooks:
         return result
 
 
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a parse builds many containers, none in a cycle.
+
+    Each collection it triggers scans every container built so far: a JSON
+    file of a million empty arrays then parses in seconds instead of a tenth
+    of one. Reference counting still frees everything as usual.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def parse_json(path: Path, text: str) -> Any:
     """The JSON value of ``text``, parsed strictly (see the module docstring)."""
     hooks = _StrictHooks(path)
     try:
-        data = json.loads(
-            text, parse_int=hooks.integer, parse_float=hooks.real,
-            parse_constant=hooks.constant, object_pairs_hook=hooks.unique_keys,
-        )
+        with _cyclic_gc_paused():
+            data = json.loads(
+                text, parse_int=hooks.integer, parse_float=hooks.real,
+                parse_constant=hooks.constant, object_pairs_hook=hooks.unique_keys,
+            )
+            depth = nesting_depth(data, MAX_NESTING_DEPTH)
     except RecursionError:
         raise limit_error(path, "JSON arrays and objects nest too deep", "MAX_NESTING_DEPTH") from None
     except json.JSONDecodeError as error:
         raise LoaderError(path, f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from error
-    depth = nesting_depth(data, MAX_NESTING_DEPTH)
     if depth > MAX_NESTING_DEPTH:
         raise limit_error(path, f"JSON arrays and objects nest more than {MAX_NESTING_DEPTH} deep", "MAX_NESTING_DEPTH")
     return data
 
 
 def nesting_depth(value: Any, limit: int) -> int:
-    """How deep arrays and objects nest in ``value`` (a scalar: 0), counting no further than ``limit + 1``."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is None:
-            continue
-        deepest = max(deepest, depth)
-        if deepest > limit:
-            return deepest
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return deepest
+    """How deep arrays and objects nest in ``value`` (a scalar: 0), counting no further than ``limit + 1``.
+
+    Walks one level at a time with comprehensions: a million containers take a fraction of a second.
+    """
+    depth, level = 0, [value]
+    while level := [item for item in level if isinstance(item, (dict, list))]:
+        depth += 1
+        if depth > limit:
+            break
+        level = [child for item in level for child in (item.values() if isinstance(item, dict) else item)]
+    return depth

@@ -16,8 +16,13 @@ MIB = 1024 * 1024
 MAX_INPUT_BYTES = 64 * MIB
 """Size of a text, Markdown or PDF file; checked before the file is read."""
 
-MAX_STRUCTURED_BYTES = 16 * MIB
-"""Size of a JSON or XML file: parsed whole into object trees that take 10-20 times the file's size."""
+MAX_JSON_BYTES = 4 * MIB
+"""Size of a JSON (ARCHE) file, 20 times the largest ARCHE paper. JSON is parsed whole into Python
+objects: a file of nothing but empty arrays grows memory by 30 times its size (130 MiB at this limit)."""
+
+MAX_XML_BYTES = 16 * MIB
+"""Size of a JATS or TEI file (a long article with inline MathML and tables is a few MiB). The parsed
+tree of a file of nothing but empty elements grows memory by 35 times its size (570 MiB, 15 s at this limit)."""
 
 MAX_SENTENCES = 20_000
 """Sentences in one paper (a long review has a few thousand); text loaders stop reading at the first one over."""

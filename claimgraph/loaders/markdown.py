@@ -22,23 +22,48 @@ from claimgraph.loaders.text_input import read_text
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
 _HEADING = re.compile(r"[ \t]{0,3}(#{1,6})[ \t]+")
 _BLANK = re.compile(r"\s*")
-_STRIPS = (
-    (re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)"), r"\1"),
-    (re.compile(r"\[([^\[\]\n]+)\]\([^()\n]*\)"), r"\1"),
-    (re.compile(r"\*\*(\S(?:[^*\n]*\S)?)\*\*"), r"\1"),
-    (re.compile(r"(?<!\w)__(\S(?:[^_\n]*\S)?)__(?!\w)"), r"\1"),
-    (re.compile(r"\*(\S(?:[^*\n]*\S)?)\*"), r"\1"),
-    (re.compile(r"(?<!\w)_(\S(?:[^_\n]*\S)?)_(?!\w)"), r"\1"),
-    (re.compile(r"`([^`\n]+)`"), r"\1"),
-    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+", re.MULTILINE), ""),
-    (re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE), ""),
+_STRIPS: tuple[tuple[re.Pattern[str], int | None], ...] = (
+    (re.compile(r"!\[([^\[\]\n]*)\]\([^()\n]*\)"), 1),
+    (re.compile(r"\[([^\[\]\n]+)\]\([^()\n]*\)"), 1),
+    (re.compile(r"\*\*(\S(?:[^*\n]*\S)?)\*\*"), 1),
+    (re.compile(r"(?<!\w)__(\S(?:[^_\n]*\S)?)__(?!\w)"), 1),
+    (re.compile(r"\*(\S(?:[^*\n]*\S)?)\*"), 1),
+    (re.compile(r"(?<!\w)_(\S(?:[^_\n]*\S)?)_(?!\w)"), 1),
+    (re.compile(r"`([^`\n]+)`"), 1),
+    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+", re.MULTILINE), None),
+    (re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE), None),
 )
+"""Inline syntax and line markers, each with the group that replaces a match (None: removed)."""
+_JOIN_EVERY = 4096
+
+
+def _substitute(pattern: re.Pattern[str], keep: int | None, text: str) -> str:
+    """``pattern.sub`` with the group ``keep``, in working memory near the size of the result.
+
+    ``re.sub`` holds two strings per match until it joins them all: gigabytes
+    for a paragraph with millions of matches. Here pieces are joined as they go.
+    """
+    if pattern.search(text) is None:
+        return text
+    done: list[str] = []
+    pieces: list[str] = []
+    last = 0
+    for match in pattern.finditer(text):
+        pieces.append(text[last:match.start()])
+        pieces.append(match.group(keep) if keep is not None else "")
+        last = match.end()
+        if len(pieces) >= _JOIN_EVERY:
+            done.append("".join(pieces))
+            pieces.clear()
+    pieces.append(text[last:])
+    done.append("".join(pieces))
+    return "".join(done)
 
 
 def strip_markdown(text: str) -> str:
     """The paragraph's text without inline Markdown syntax."""
-    for pattern, replacement in _STRIPS:
-        text = pattern.sub(replacement, text)
+    for pattern, keep in _STRIPS:
+        text = _substitute(pattern, keep, text)
     return text
 
 

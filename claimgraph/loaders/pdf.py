@@ -22,16 +22,18 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import fields
 from itertools import islice
 from pathlib import Path
 
-from pypdf import PageObject, PdfReader, apply_configuration
+from pypdf import Configuration, PdfReader, apply_configuration
 from pypdf.errors import LimitReachedError
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document
 from claimgraph.loaders.limits import MAX_PDF_DECOMPRESSED_BYTES, MAX_PDF_PAGES, MIB, limit_error
-from claimgraph.loaders.sentences import iter_sentences
+from claimgraph.loaders.sentences import sentence_spans
 from claimgraph.loaders.text import TITLE_MAX_CHARS, build_document
 from claimgraph.loaders.text_input import read_bytes
 
@@ -46,9 +48,9 @@ _NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+([A-Z][^.!?:;]{1,60})$
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _STREAM_LIMITS = {
-    f"{name}_maximum_output_length": MAX_PDF_DECOMPRESSED_BYTES
-    for name in ("zlib", "lzw", "run_length", "brotli", "jbig2", "array_based_stream")
+    setting.name: MAX_PDF_DECOMPRESSED_BYTES for setting in fields(Configuration) if setting.name.endswith("_maximum_output_length")
 }
+"""Every per-filter output limit this pypdf has (``apply_configuration`` needs pypdf 6.18 or later)."""
 
 
 def _heading(line: str) -> str | None:
@@ -77,9 +79,10 @@ def _sections(text: str) -> list[tuple[str, Iterator[str]]]:
 
 
 def _passages(text: str) -> Iterator[str]:
-    sentences = iter_sentences(text)
-    while chunk := list(islice(sentences, PASSAGE_SENTENCES)):
-        yield " ".join(chunk)
+    """The text cut after every PASSAGE_SENTENCES sentences (as written: ``build_document`` normalizes)."""
+    spans = sentence_spans(text)
+    while chunk := list(islice(spans, PASSAGE_SENTENCES)):
+        yield text[chunk[0][0]:chunk[-1][1]]
 
 
 def _storable(text: str) -> str:
@@ -87,55 +90,57 @@ def _storable(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text.replace("\x00", ""))
 
 
-def _reader(path: Path) -> PdfReader:
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
+
+
+@contextmanager
+def _reading(path: Path, what: str) -> Iterator[None]:
+    """Whatever pypdf raises while doing ``what`` becomes a LoaderError naming the file."""
     try:
-        reader = PdfReader(io.BytesIO(read_bytes(path)))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise LoaderError(path, "the PDF is encrypted with a password; decrypt it first (e.g. qpdf --decrypt)")
-        pages = len(reader.pages)
+        yield
     except LoaderError:
         raise
     except LimitReachedError as error:
-        raise _bomb(path, error) from error
+        raise limit_error(
+            path, f"a PDF stream decompresses to more than {MAX_PDF_DECOMPRESSED_BYTES // MIB} MiB "
+            f"(a decompression bomb?): {_one_line(error)}", "MAX_PDF_DECOMPRESSED_BYTES",
+        ) from error
     except Exception as error:  # pypdf's errors on a bad file: see the module docstring
-        raise LoaderError(path, f"not a readable PDF ({type(error).__name__}: {error})") from error
+        raise LoaderError(path, f"{what} ({type(error).__name__}: {_one_line(error)})") from error
+
+
+def _reader(path: Path) -> PdfReader:
+    data = read_bytes(path)
+    with _reading(path, "not a readable PDF"):
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise LoaderError(path, "the PDF is encrypted with a password; decrypt it first (e.g. qpdf --decrypt)")
+        pages = len(reader.pages)
     if pages > MAX_PDF_PAGES:
         raise limit_error(path, f"the PDF has {pages:,} pages", "MAX_PDF_PAGES")
     return reader
 
 
-def _bomb(path: Path, error: LimitReachedError) -> LoaderError:
-    return limit_error(
-        path, f"a PDF stream decompresses to more than {MAX_PDF_DECOMPRESSED_BYTES // MIB} MiB (a decompression bomb?): {error}",
-        "MAX_PDF_DECOMPRESSED_BYTES",
-    )
-
-
-def _page_text(path: Path, number: int, page: PageObject, budget: int) -> tuple[str, int]:
-    """The page's text and the size of its decompressed content stream, which must fit in ``budget``."""
-    try:
-        contents = page.get_contents()
-        size = len(contents.get_data()) if contents is not None else 0
-        if size > budget:
+def _check_content_size(path: Path, reader: PdfReader) -> None:
+    """Refuse before any text extraction when the pages' content streams decompress to too much together."""
+    total = 0
+    for number, page in enumerate(reader.pages, start=1):
+        with _reading(path, f"cannot read the content of page {number}"):
+            contents = page.get_contents()
+            total += len(contents.get_data()) if contents is not None else 0
+        if total > MAX_PDF_DECOMPRESSED_BYTES:
             raise limit_error(
                 path, f"the content streams of pages 1 to {number} decompress to more than "
                 f"{MAX_PDF_DECOMPRESSED_BYTES // MIB} MiB", "MAX_PDF_DECOMPRESSED_BYTES",
             )
-        return _storable(page.extract_text() or ""), size
-    except LoaderError:
-        raise
-    except LimitReachedError as error:
-        raise _bomb(path, error) from error
-    except Exception as error:  # see the module docstring
-        raise LoaderError(path, f"cannot extract the text of page {number} ({type(error).__name__}: {error})") from error
 
 
 def _page_texts(path: Path, reader: PdfReader) -> list[str]:
-    texts, budget = [], MAX_PDF_DECOMPRESSED_BYTES
+    texts = []
     for number, page in enumerate(reader.pages, start=1):
-        text, size = _page_text(path, number, page, budget)
-        texts.append(text)
-        budget -= size
+        with _reading(path, f"cannot extract the text of page {number}"):
+            texts.append(_storable(page.extract_text() or ""))
     return texts
 
 
@@ -151,6 +156,7 @@ def _metadata_title(reader: PdfReader) -> str:
 def load_pdf(path: Path) -> Document:
     with apply_configuration(**_STREAM_LIMITS):
         reader = _reader(path)
+        _check_content_size(path, reader)
         pages = _page_texts(path, reader)
         metadata_title = _metadata_title(reader)
     text = "\n".join(pages)

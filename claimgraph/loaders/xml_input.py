@@ -18,12 +18,14 @@ from lxml import etree
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document, Reference, Sentence
-from claimgraph.loaders.limits import MAX_NESTING_DEPTH, MAX_STRUCTURED_BYTES, limit_error
+from claimgraph.loaders.limits import MAX_NESTING_DEPTH, MAX_XML_BYTES, limit_error
 from claimgraph.loaders.text_input import read_bytes
 
 # U+FFFE and U+FFFF are not XML characters, so no parsed text can hold one and forge a marker.
 _MARK_OPEN, _MARK_CLOSE = "\ufffe", "\uffff"
 _MARKER = re.compile(f"{_MARK_OPEN}([^{_MARK_CLOSE}]*){_MARK_CLOSE}")
+
+_POSITION_SUFFIX = re.compile(r",?\s*line \d+, column \d+$")
 
 CitationKeys = Callable[[etree._Element], list[str] | None]
 
@@ -32,14 +34,14 @@ def parse_xml(path: Path) -> etree._Element:
     """The root element of an XML file, or a LoaderError saying what is wrong with it.
 
     The encoding is the parser's business (BOM, then the XML declaration).
-    Refused: files over MAX_STRUCTURED_BYTES, documents that are not
+    Refused: files over MAX_XML_BYTES, documents that are not
     well-formed, any entity declaration (internal entities could expand to
     gigabytes, external ones read local files; claimgraph expands neither, so
     their text would be lost), and elements nested deeper than MAX_NESTING_DEPTH.
     """
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True)
     try:
-        root = etree.fromstring(read_bytes(path, MAX_STRUCTURED_BYTES, "MAX_STRUCTURED_BYTES"), parser)
+        root = etree.fromstring(read_bytes(path, MAX_XML_BYTES, "MAX_XML_BYTES"), parser)
     except etree.XMLSyntaxError as error:
         raise _syntax_error(path, error) from error
     dtd = root.getroottree().docinfo.internalDTD
@@ -51,33 +53,29 @@ def parse_xml(path: Path) -> etree._Element:
             f"declares XML entities ({names}); claimgraph never expands entities (they can read local files "
             "or expand to gigabytes): replace each reference by its text",
         )
-    if xml_depth(root) > MAX_NESTING_DEPTH:
+    if _DEEPER_THAN_LIMIT(root):
         raise limit_error(path, f"XML elements nest more than {MAX_NESTING_DEPTH} deep", "MAX_NESTING_DEPTH")
     return root
 
 
 def _syntax_error(path: Path, error: etree.XMLSyntaxError) -> LoaderError:
-    message = error.msg or str(error)
+    message = _POSITION_SUFFIX.sub("", (error.msg or str(error)).splitlines()[0].strip())
     if "Excessive depth" in message:
         return limit_error(path, "XML elements nest too deep to parse", "MAX_NESTING_DEPTH")
     if "amplification" in message.lower() or "entity reference loop" in message.lower():
-        return LoaderError(path, f"XML entities expand without bound (an entity expansion bomb?): {message.strip()}")
+        return LoaderError(path, f"XML entities expand without bound (an entity expansion bomb?): {message}")
     line, column = error.position
-    return LoaderError(path, f"not well-formed XML (line {line}, column {column}: {message.strip()})")
+    return LoaderError(path, f"not well-formed XML (line {line}, column {column}: {message})")
 
 
-def xml_depth(root: etree._Element) -> int:
-    """How deep elements nest under and including ``root``."""
-    depth = deepest = 0
-    for event, _ in etree.iterwalk(root, events=("start", "end")):
-        depth += 1 if event == "start" else -1
-        deepest = max(deepest, depth)
-    return deepest
+_DEEPER_THAN_LIMIT = etree.XPath("boolean(" + "/*" * (MAX_NESTING_DEPTH + 1) + ")")
+"""Whether any element sits deeper than MAX_NESTING_DEPTH (the root element is depth 1), evaluated in C."""
 
 
 def local_name(element: etree._Element) -> str:
     """The tag without its namespace ('' for comments and processing instructions)."""
-    return etree.QName(element).localname if isinstance(element.tag, str) else ""
+    tag = element.tag
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
 def children(element: etree._Element, name: str) -> list[etree._Element]:
