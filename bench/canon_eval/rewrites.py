@@ -25,7 +25,11 @@ AUXILIARIES = {"is", "are", "was", "were", "be", "been", "has", "have", "had", "
 PREPOSITIONS = {"of", "for", "in", "on", "at", "with", "to", "from", "between", "among", "during", "by", "across", "within"}
 OBJECT_STOPS = {"that", "which", "who", "by", "and", "or", "than", "whether", "to", "as"}
 # Nouns of change or degree take "in" as their argument ("an enhancement in transfer").
-NOMINAL = ("ment", "tion", "ance", "ence", "ity")
+NOMINAL = ("ment", "tion", "sion", "ance", "ence", "ity")
+FOCUS_WORDS = {"even", "only", "also", "especially", "particularly", "mainly", "mostly", "except", "not", "solely"}
+# Verbs outside the lexicon that show a phrase is a clause, not a plain qualifier.
+LINKING_VERBS = {"remains", "remain", "becomes", "become", "seems", "seem", "appears", "appear", "occurs", "occur",
+                 "exists", "exist", "stays", "stay", "persists", "persist", "emerges", "emerge"}
 # A trailing "in" phrase after these belongs to the compared item, not to the statement.
 COMPARISONS = re.compile(r"\b(?:than|compared|contrast|contrasts|versus|vs|whereas|unlike|with its|with their)\b", re.IGNORECASE)
 
@@ -90,7 +94,7 @@ def capitalize(text: str) -> str:
 def decapitalize(text: str) -> str:
     """Lower-case a sentence-initial word unless it looks like a name or an acronym."""
     first = text.split(" ", 1)[0]
-    if len(first) > 1 and first[1:].islower() and "'" not in first:
+    if first == "A" or (len(first) > 1 and first[1:].islower() and "'" not in first):
         return text[:1].lower() + text[1:]
     return text
 
@@ -133,7 +137,7 @@ def split_clause(text: str, lexicon: Lexicon) -> Clause | None:
             obj, qualifier = split_qualifier(rest, lexicon)
             if not obj or len(obj) > 10 or rest[0].lower() in CLAUSE_WORDS | PREPOSITIONS | {"whether", "how", "what"}:
                 return None
-            if any(w.lower() in OBJECT_STOPS | AUXILIARIES for w in obj) or any(w.lower() in CLAUSE_WORDS for w in subject):
+            if any(w.lower() in OBJECT_STOPS | AUXILIARIES for w in obj) or any(w.lower() in CLAUSE_WORDS | LINKING_VERBS | {"to"} for w in subject):
                 return None
             return Clause(" ".join(subject), word, " ".join(obj), " ".join(qualifier))
     return None
@@ -144,11 +148,13 @@ def split_qualifier(words: list[str], lexicon: Lexicon) -> tuple[list[str], list
     for index in range(len(words) - 1, 0, -1):
         word = words[index].lower()
         if word in lexicon.movable and len(words) - index <= 7:
-            if any(w.lower() in AUXILIARIES | CLAUSE_WORDS | {"to"} or w in lexicon.verbs for w in words[index + 1:]):
+            if any(w.lower() in AUXILIARIES | CLAUSE_WORDS | LINKING_VERBS | {"to"} or w in lexicon.verbs for w in words[index + 1:]):
                 return words, []  # the trailing phrase holds a verb: it is not a plain qualifier
             before, after = words[index - 1].lower(), words[index + 1].lower() if index + 1 < len(words) else ""
             if word == "in" and (before in lexicon.in_arguments or before.endswith(NOMINAL) or after.endswith("ing")):
                 continue
+            if before in FOCUS_WORDS:
+                return words, []  # "even in the absence of": the focus word belongs to the phrase
             return words[:index], words[index:]
     return words, []
 
