@@ -103,30 +103,72 @@ def _one(base_id: str, text: str = "A plain sentence.", **info: Any) -> str:
 
 def _json_cases(corpus: _Corpus) -> None:
     deep = "[" * 200_000 + "]" * 200_000
-    corpus.refused("deep-200000.json", _one("deep").replace('"A plain sentence."', deep), "nest too deep", "JSON nested 200,000 deep (RecursionError in the parser)")
+    corpus.refused(
+        "deep-200000.json", _one("deep").replace('"A plain sentence."', deep), "nest too deep", "JSON nested 200,000 deep (RecursionError in the parser)"
+    )
     nested = "[" * (MAX_NESTING_DEPTH + 5) + "]" * (MAX_NESTING_DEPTH + 5)
-    corpus.refused("deep-over-limit.json", _one("deep2").replace('"A plain sentence."', nested), f"nest more than {MAX_NESTING_DEPTH} deep", "JSON nested just past MAX_NESTING_DEPTH")
-    corpus.refused("idx-5000-digits.json", _arche_json("digits", [_sentence(1, "A.")]).replace('"idx": 1', '"idx": ' + "7" * 5000), "5,000 digits", "an idx of 5,000 digits (int conversion limit)")
+    corpus.refused(
+        "deep-over-limit.json",
+        _one("deep2").replace('"A plain sentence."', nested),
+        f"nest more than {MAX_NESTING_DEPTH} deep",
+        "JSON nested just past MAX_NESTING_DEPTH",
+    )
+    corpus.refused(
+        "idx-5000-digits.json",
+        _arche_json("digits", [_sentence(1, "A.")]).replace('"idx": 1', '"idx": ' + "7" * 5000),
+        "5,000 digits",
+        "an idx of 5,000 digits (int conversion limit)",
+    )
     corpus.refused("idx-true.json", _arche_json("booly", [_sentence(True, "A.")]), "idx must be a positive integer", '"idx": true (bool is an int subclass)')
     corpus.refused("idx-over-max.json", _arche_json("big", [_sentence(MAX_INDEX + 1, "A.")]), "idx must be a positive integer", "an idx over MAX_INDEX")
     corpus.refused("idx-nan.json", _arche_json("nan", [_sentence(float("nan"), "A.")]), "holds NaN", "NaN as an idx (not JSON)")
     corpus.refused("infinity.json", _one("inf", published_time=float("inf")), "holds Infinity", "Infinity in file_info (not JSON)")
-    corpus.refused("idx-1e400.json", _arche_json("huge", [_sentence(1, "A.")]).replace('"idx": 1', '"idx": 1e400'), "too large to be read as a number", "a float literal that overflows to infinity")
+    corpus.refused(
+        "idx-1e400.json",
+        _arche_json("huge", [_sentence(1, "A.")]).replace('"idx": 1', '"idx": 1e400'),
+        "too large to be read as a number",
+        "a float literal that overflows to infinity",
+    )
     corpus.refused("idx-twice.json", _arche_json("twice", [_sentence(1, "A."), _sentence(1, "B.")]), "idx 1 appears twice", "the same sentence idx twice")
-    corpus.refused("key-twice.json", _one("dupkey").replace('"sentence": "A plain sentence."', '"sentence": "A.", "sentence": "B."'), "key 'sentence' twice", "a JSON key given twice in one object")
-    for name, key, description in (("ref-key-superscript-two.json", "²", "superscript two"), ("ref-key-arabic-indic-three.json", "٣", "Arabic-Indic three"), ("ref-key-leading-zero.json", "01", "a leading zero")):
+    corpus.refused(
+        "key-twice.json",
+        _one("dupkey").replace('"sentence": "A plain sentence."', '"sentence": "A.", "sentence": "B."'),
+        "key 'sentence' twice",
+        "a JSON key given twice in one object",
+    )
+    for name, key, description in (
+        ("ref-key-superscript-two.json", "²", "superscript two"),
+        ("ref-key-arabic-indic-three.json", "٣", "Arabic-Indic three"),
+        ("ref-key-leading-zero.json", "01", "a leading zero"),
+    ):
         text = _arche_json(name, [_sentence(1, "A.", references={key: {"1": "cited"}})])
         corpus.refused(name, text, f"key {key!r} must be a reference number", f"reference key with {description} (str.isdigit() accepts it)")
-    corpus.refused("vp-key-superscript-three.json", _arche_json("vp3", [_sentence(1, "A.", references={"1": {"³": "cited"}})]), "key '³' must be a reference number", "viewpoint key '³'")
+    corpus.refused(
+        "vp-key-superscript-three.json",
+        _arche_json("vp3", [_sentence(1, "A.", references={"1": {"³": "cited"}})]),
+        "key '³' must be a reference number",
+        "viewpoint key '³'",
+    )
     corpus.refused("surrogate-sentence.json", _one("sur", "Broken \ud800 text."), "lone surrogate U+D800", "a lone high surrogate in a sentence")
-    corpus.refused("surrogate-viewpoint.json", _arche_json("sur2", [_sentence(1, "A.", ["Low \udc00 half"])]), "lone surrogate U+DC00", "a lone low surrogate in a viewpoint")
+    corpus.refused(
+        "surrogate-viewpoint.json",
+        _arche_json("sur2", [_sentence(1, "A.", ["Low \udc00 half"])]),
+        "lone surrogate U+DC00",
+        "a lone low surrogate in a viewpoint",
+    )
     corpus.refused("nul-escape.json", _one("nul", "Nul \u0000 inside."), "holds a NUL character", "a \\u0000 escape in a sentence")
     corpus.refused("title-object.json", _one("obj", title={"nested": "title"}), "file_info.title must be text", "a title that is an object")
     many = [_sentence(n, "A.") for n in range(1, MAX_SENTENCES + 2)]
     corpus.refused("too-many-sentences.json", _arche_json("many", many), "MAX_SENTENCES", "one sentence over MAX_SENTENCES")
-    corpus.refused("sentence-too-long.json", _one("long", "a" * (MAX_SENTENCE_CHARS + 1)), "MAX_SENTENCE_CHARS", "a sentence one character over MAX_SENTENCE_CHARS")
-    corpus.refused("latin1.json", _one("latin", "Caf\u00e9 plots.").replace("\\u00e9", "\u00e9").encode("latin-1"), "not UTF-8 (invalid byte 0xe9", "Latin-1 bytes")
-    corpus.accepted("utf16-bom.json", codecs.BOM_UTF16_LE + _one("utf16", PLAIN_SENTENCES[1]).encode("utf-16-le"), (PLAIN_SENTENCES[1],), "UTF-16 LE with a BOM: decoded")
+    corpus.refused(
+        "sentence-too-long.json", _one("long", "a" * (MAX_SENTENCE_CHARS + 1)), "MAX_SENTENCE_CHARS", "a sentence one character over MAX_SENTENCE_CHARS"
+    )
+    corpus.refused(
+        "latin1.json", _one("latin", "Caf\u00e9 plots.").replace("\\u00e9", "\u00e9").encode("latin-1"), "not UTF-8 (invalid byte 0xe9", "Latin-1 bytes"
+    )
+    corpus.accepted(
+        "utf16-bom.json", codecs.BOM_UTF16_LE + _one("utf16", PLAIN_SENTENCES[1]).encode("utf-16-le"), (PLAIN_SENTENCES[1],), "UTF-16 LE with a BOM: decoded"
+    )
     corpus.refused("utf16-no-bom.json", _one("utf16nb").encode("utf-16-le"), "UTF-16 without a byte-order mark", "UTF-16 without a BOM")
     corpus.refused("empty.json", b"", "file is empty", "an empty file")
     corpus.refused("whitespace.json", b" \n\t\r\n ", "file is empty", "only whitespace")
@@ -162,7 +204,11 @@ def _path_cases(corpus: _Corpus) -> None:
         _link(corpus.path("unreadable.txt"), "/proc/self/mem")
         description = "a file even root cannot read (reading /proc/self/mem at offset 0 fails with EIO)"
         corpus.cases.append(HostileCase(corpus.path("unreadable.txt"), "refused", description, fragment="cannot be read"))
-    oversized = (("sparse-huge.txt", MAX_INPUT_BYTES, "MAX_INPUT_BYTES"), ("sparse-huge.json", MAX_JSON_BYTES, "MAX_JSON_BYTES"), ("sparse-huge.xml", MAX_XML_BYTES, "MAX_XML_BYTES"))
+    oversized = (
+        ("sparse-huge.txt", MAX_INPUT_BYTES, "MAX_INPUT_BYTES"),
+        ("sparse-huge.json", MAX_JSON_BYTES, "MAX_JSON_BYTES"),
+        ("sparse-huge.xml", MAX_XML_BYTES, "MAX_XML_BYTES"),
+    )
     for name, size, limit in oversized:
         with corpus.path(name).open("wb") as handle:
             handle.truncate(size + 1)
@@ -182,7 +228,12 @@ def _text_cases(corpus: _Corpus) -> None:
     corpus.accepted("utf16-be-bom.txt", codecs.BOM_UTF16_BE + PLAIN.encode("utf-16-be"), PLAIN_SENTENCES, "UTF-16 BE with a BOM: decoded")
     corpus.refused("utf16-no-bom.txt", PLAIN.encode("utf-16-le"), "UTF-16 without a byte-order mark", "UTF-16 without a BOM")
     corpus.refused("utf32-bom.txt", PLAIN.encode("utf-32"), "is UTF-32", "UTF-32 with its BOM")
-    corpus.refused("utf16-bad-surrogate.txt", codecs.BOM_UTF16_LE + "Half ".encode("utf-16-le") + b"\x00\xd8" + "x.".encode("utf-16-le"), "not UTF-16", "UTF-16 with an unpaired surrogate")
+    corpus.refused(
+        "utf16-bad-surrogate.txt",
+        codecs.BOM_UTF16_LE + "Half ".encode("utf-16-le") + b"\x00\xd8" + "x.".encode("utf-16-le"),
+        "not UTF-16",
+        "UTF-16 with an unpaired surrogate",
+    )
     corpus.accepted("utf8-bom.txt", codecs.BOM_UTF8 + PLAIN.encode("utf-8"), PLAIN_SENTENCES, "UTF-8 with a BOM")
     corpus.refused("empty.txt", b"", "file is empty", "an empty text file")
     corpus.refused("whitespace.txt", " \n\n\t \u3000\n".encode(), "file is empty", "only whitespace, some of it Unicode")
@@ -190,7 +241,9 @@ def _text_cases(corpus: _Corpus) -> None:
     corpus.accepted("sparql-like.txt", f"Injection probes\n\n{SPARQL_SENTENCE}\n", ("Injection probes", SPARQL_SENTENCE), "SPARQL-looking text")
     corpus.accepted("日本語.txt", "A paper named in Japanese.\n", ("A paper named in Japanese.",), "a file name without ASCII letters")
     corpus.accepted("中文.txt", "A paper named in Chinese.\n", ("A paper named in Chinese.",), "another file name without ASCII letters")
-    corpus.refused("one-long-sentence.txt", "word " * (MAX_SENTENCE_CHARS // 5 + 100), "MAX_SENTENCE_CHARS", "a sentence without an end over MAX_SENTENCE_CHARS")
+    corpus.refused(
+        "one-long-sentence.txt", "word " * (MAX_SENTENCE_CHARS // 5 + 100), "MAX_SENTENCE_CHARS", "a sentence without an end over MAX_SENTENCE_CHARS"
+    )
     corpus.refused("too-many-sentences.txt", "Xy. " * (MAX_SENTENCES + 1), "MAX_SENTENCES", "tiny sentences, one over MAX_SENTENCES")
     corpus.refused("abbreviation-chain.txt", "see Fig. A " * (MIB // 11), "MAX_SENTENCE_CHARS", "1 MiB of boundaries after abbreviations (quadratic before)")
 
@@ -205,26 +258,58 @@ def _markdown_cases(corpus: _Corpus) -> None:
 
 
 def _jats(body: str, prolog: str = "") -> str:
-    return f'{prolog}<article><front><article-meta><title-group><article-title>Hostile</article-title></title-group></article-meta></front><body>{body}</body></article>'
+    return f"{prolog}<article><front><article-meta><title-group><article-title>Hostile</article-title></title-group></article-meta></front><body>{body}</body></article>"
 
 
 def _xml_cases(corpus: _Corpus) -> None:
     laughs = "".join(f'<!ENTITY l{n} "{f"&l{n - 1};" * 10}">' for n in range(1, 10))
-    corpus.refused("billion-laughs.xml", _jats("<p>&l9;</p>", f'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY l0 "lol">{laughs}]>'), "XML entities", "entity expansion bomb")
-    corpus.refused("external-entity.xml", _jats("<p>Leak &x; here.</p>", '<?xml version="1.0"?><!DOCTYPE article [<!ENTITY x SYSTEM "file:///etc/passwd">]>'), "declares XML entities (x)", "an external entity (XXE)")
-    corpus.refused("parameter-entity.xml", _jats("<p>A.</p>", '<?xml version="1.0"?><!DOCTYPE article [<!ENTITY % p SYSTEM "file:///etc/passwd">]>'), "declares XML entities (p)", "an external parameter entity")
+    corpus.refused(
+        "billion-laughs.xml",
+        _jats("<p>&l9;</p>", f'<?xml version="1.0"?><!DOCTYPE article [<!ENTITY l0 "lol">{laughs}]>'),
+        "XML entities",
+        "entity expansion bomb",
+    )
+    corpus.refused(
+        "external-entity.xml",
+        _jats("<p>Leak &x; here.</p>", '<?xml version="1.0"?><!DOCTYPE article [<!ENTITY x SYSTEM "file:///etc/passwd">]>'),
+        "declares XML entities (x)",
+        "an external entity (XXE)",
+    )
+    corpus.refused(
+        "parameter-entity.xml",
+        _jats("<p>A.</p>", '<?xml version="1.0"?><!DOCTYPE article [<!ENTITY % p SYSTEM "file:///etc/passwd">]>'),
+        "declares XML entities (p)",
+        "an external parameter entity",
+    )
     corpus.refused("deep-10000.xml", _jats("<sec>" * 10_000 + "<p>Deep.</p>" + "</sec>" * 10_000), "nest too deep", "elements nested 10,000 deep")
     depth = MAX_NESTING_DEPTH + 5
-    corpus.refused("deep-over-limit.xml", _jats("<sec>" * depth + "<p>Deep.</p>" + "</sec>" * depth), f"nest more than {MAX_NESTING_DEPTH} deep", "elements nested just past MAX_NESTING_DEPTH")
+    corpus.refused(
+        "deep-over-limit.xml",
+        _jats("<sec>" * depth + "<p>Deep.</p>" + "</sec>" * depth),
+        f"nest more than {MAX_NESTING_DEPTH} deep",
+        "elements nested just past MAX_NESTING_DEPTH",
+    )
     corpus.refused("nul.xml", _jats("<p>Nul\x00 here.</p>").encode(), "not well-formed XML", "a NUL byte in XML")
     corpus.refused("undefined-entity.xml", _jats("<p>Say &zz; here.</p>"), "not well-formed XML", "a reference to an undeclared entity")
     latin = _jats("<p>Caf\u00e9 plots warmed.</p>", '<?xml version="1.0" encoding="ISO-8859-1"?>').encode("latin-1")
     corpus.accepted("latin1-declared.xml", latin, ("Café plots warmed.",), "Latin-1 declared in the XML declaration: valid XML")
-    corpus.refused("latin1-undeclared.xml", _jats("<p>Caf\u00e9 plots warmed.</p>").encode("latin-1"), "not well-formed XML", "Latin-1 bytes in XML that says nothing of its encoding")
-    corpus.accepted("utf16-bom.xml", _jats(f"<p>{PLAIN}</p>", '<?xml version="1.0" encoding="UTF-16"?>').encode("utf-16"), PLAIN_SENTENCES, "UTF-16 XML with a BOM")
+    corpus.refused(
+        "latin1-undeclared.xml",
+        _jats("<p>Caf\u00e9 plots warmed.</p>").encode("latin-1"),
+        "not well-formed XML",
+        "Latin-1 bytes in XML that says nothing of its encoding",
+    )
+    corpus.accepted(
+        "utf16-bom.xml", _jats(f"<p>{PLAIN}</p>", '<?xml version="1.0" encoding="UTF-16"?>').encode("utf-16"), PLAIN_SENTENCES, "UTF-16 XML with a BOM"
+    )
     forged = "Private \ue000r1\ue001 markers stay."
     escaped = SPARQL_SENTENCE.replace("<", "&lt;").replace(">", "&gt;")
-    corpus.accepted("sparql-rtl-pua.xml", _jats(f"<p>{escaped} {RTL_TEXT} {forged}</p>"), (SPARQL_SENTENCE, RTL_TEXT, forged), "SPARQL-looking, RTL and private-use text in JATS")
+    corpus.accepted(
+        "sparql-rtl-pua.xml",
+        _jats(f"<p>{escaped} {RTL_TEXT} {forged}</p>"),
+        (SPARQL_SENTENCE, RTL_TEXT, forged),
+        "SPARQL-looking, RTL and private-use text in JATS",
+    )
     tei = '<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><titleStmt><title>T</title></titleStmt></fileDesc></teiHeader><text><body><div><p>A paper named in kanji.</p></div></body></text></TEI>'
     corpus.accepted("論文.tei.xml", tei, ("A paper named in kanji.",), "a TEI file name without ASCII letters")
     corpus.refused("empty.xml", b"  \n", "file is empty", "an empty XML file")
@@ -273,9 +358,16 @@ def _pdf_cases(corpus: _Corpus) -> None:
     line = "Hello } ; DROP ALL ; INSERT DATA { <http://evil/> ?g."
     corpus.accepted("sparql-layer.pdf", _pdf([_show(line)], [0]), (line,), "SPARQL-looking text in a PDF text layer")
     bomb = _deflate(_show("Bomb."), MAX_PDF_DECOMPRESSED_BYTES + MIB)
-    corpus.refused("decompression-bomb.pdf", _pdf([bomb], [0], compressed=True), "decompression bomb", "one stream that inflates past MAX_PDF_DECOMPRESSED_BYTES")
+    corpus.refused(
+        "decompression-bomb.pdf", _pdf([bomb], [0], compressed=True), "decompression bomb", "one stream that inflates past MAX_PDF_DECOMPRESSED_BYTES"
+    )
     half = _deflate(_show("Half."), MAX_PDF_DECOMPRESSED_BYTES // 2 + MIB)
-    corpus.refused("content-over-total.pdf", _pdf([half], [0, 0], compressed=True), "the content streams of pages 1 to 2", "two pages whose shared content inflates past the total")
+    corpus.refused(
+        "content-over-total.pdf",
+        _pdf([half], [0, 0], compressed=True),
+        "the content streams of pages 1 to 2",
+        "two pages whose shared content inflates past the total",
+    )
     corpus.refused("no-text-layer.pdf", _pdf([b"0 0 1 rg 0 0 612 792 re f"], [0]), "no extractable text", "a page that draws but has no text")
     corpus.refused("too-many-pages.pdf", _pdf([_show("Page.")], [0] * (MAX_PDF_PAGES + 1)), "MAX_PDF_PAGES", "one page over MAX_PDF_PAGES")
     corpus.refused("nested-arrays.pdf", _pdf([_show("Hi.") + b" " + b"[" * 100_000], [0]), "RecursionError", "100,000 nested arrays in a content stream")

@@ -42,3 +42,19 @@ def test_plain_text_paragraphs_become_passages_and_short_first_line_the_title(wr
 def test_text_without_sentences_is_refused(write) -> None:
     with pytest.raises(LoaderError, match="no sentences found"):
         load_document(write("blank.md", "# Only a heading\n"))
+
+
+def test_a_long_word_ending_like_an_abbreviation_still_ends_its_sentence() -> None:
+    word = "x" * 40 + "al."
+    assert split_sentences(f"It was {word} Next one.") == [f"It was {word}", "Next one."]
+
+
+def test_sentences_keep_their_characters_and_only_collapse_whitespace() -> None:
+    text = "  Zero\u200bwidth\tand\u00a0spaces.\n\nRight\u202eto left.  "
+    assert split_sentences(text) == ["Zero\u200bwidth and spaces.", "Right\u202eto left."]
+
+
+def test_a_short_first_paragraph_ending_in_a_period_is_not_a_title(write) -> None:
+    document = load_document(write("no-title.txt", "It starts right away.\n\nAnd goes on.\n"))
+    assert document.title == ""
+    assert [s.text for s in document.sentences] == ["It starts right away.", "And goes on."]
