@@ -27,17 +27,18 @@ from pathlib import Path
 
 from pyoxigraph import Literal
 
-from claimgraph.workflow import ingest_paths
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import find_inputs, load_document
+from claimgraph.profile.manifest import load_profile
+from claimgraph.profile.ontology import edge_labels
+from claimgraph.profile.vocabulary import load_vocabulary
 from claimgraph.publish.dot import dot_id, edge_label, quote
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.vocab import XSD
 from claimgraph.reasoning.peirce import store_reasoning
-from claimgraph.quality.repair import load_vocabulary
-from claimgraph.profile.manifest import edge_labels, load_profile
-from claimgraph.rdf.sparql import read_internal_query
 from claimgraph.store import EmbeddedStore, Store
 from claimgraph.testing.reasoning_graphs import graph_size, grow_graph, paper_viewpoints
-from claimgraph.rdf.vocab import XSD
+from claimgraph.workflow import ingest_paths
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 RATES = {  # probability that a graph gets the defect (aliases: per edge)

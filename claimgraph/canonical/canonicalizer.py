@@ -28,250 +28,33 @@ its fingerprint does not match.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import time
-import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.canonical.embeddings import DEFAULT_EMBEDDER, Embedder, make_embedder
-from claimgraph.canonical.sidecar import (
-    EmbeddingCache,
-    Sidecar,
-    SidecarError,
-    default_sidecar_dir,
-)
-from claimgraph.errors import ClaimgraphError
+from claimgraph.canonical.embeddings import Embedder, make_embedder
+from claimgraph.canonical.plan import CanonicalizeSummary, Link, Merge, Plan
+from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
+from claimgraph.canonical.sidecar import EmbeddingCache, Sidecar, SidecarError, default_sidecar_dir
+from claimgraph.canonical.state import HubRow, NodeRow, StoreState, node_rows, read_store_state
+from claimgraph.canonical.writes import hub_triples, mention_triples
 from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.profile.manifest import Profile, load_profile
-from claimgraph.profile.ontology import MergePolicy, merge_policy
+from claimgraph.profile.ontology import merge_policy
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.iris import IriScheme, content_hash
-from claimgraph.rdf.queries import read_internal_query, read_named_query, read_sparql
-from claimgraph.rdf.vocab import CG, RDF, XSD
-from claimgraph.store import Store, ntriples
-
-
-class CanonicalizeError(ClaimgraphError):
-    """Canonicalization cannot run (bad settings, unknown paper)."""
-
-
-# ---------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True)
-class CanonicalizeSettings:
-    """The ``[canonicalize]`` table of a profile manifest."""
-
-    embedder: str = DEFAULT_EMBEDDER
-    hub_size: int = 2
-    candidates: int = 10
-    ef_search: int = 64
-    default_confidence: float = 0.5
-    default_threshold: float = 0.9
-    thresholds: Mapping[str, float] = field(default_factory=dict, hash=False)
-
-    def threshold(self, type_iri: str) -> float:
-        """The cosine similarity a candidate of this class must reach."""
-        return self.thresholds.get(local_name(type_iri), self.default_threshold)
-
-
-def local_name(iri: str) -> str:
-    return re.split(r"[#/]", iri)[-1]
-
-
-def load_settings(profile: Profile) -> CanonicalizeSettings:
-    """Settings from the profile manifest's ``[canonicalize]`` table (defaults where absent)."""
-    table = tomllib.loads(profile.manifest.read_text(encoding="utf-8")).get("canonicalize", {})
-    where = f"{profile.manifest}: [canonicalize]"
-    thresholds = dict(table.get("thresholds", {}))
-    for name, value in thresholds.items():
-        if not isinstance(value, (int, float)) or not 0.0 < value <= 1.0:
-            raise CanonicalizeError(f"{where} thresholds.{name} = {value!r}: a cosine similarity in (0, 1] is needed")
-    settings = CanonicalizeSettings(
-        embedder=str(table.get("embedder", DEFAULT_EMBEDDER)),
-        hub_size=table.get("hub_size", 2),
-        candidates=table.get("candidates", 10),
-        ef_search=table.get("ef_search", 64),
-        default_confidence=float(table.get("default_confidence", 0.5)),
-        default_threshold=float(thresholds.pop("default", 0.9)),
-        thresholds={name: float(value) for name, value in thresholds.items()},
-    )
-    for name in ("hub_size", "candidates", "ef_search"):
-        value = getattr(settings, name)
-        if not isinstance(value, int) or value < (2 if name == "hub_size" else 1):
-            raise CanonicalizeError(f"{where} {name} = {value!r}: a positive integer is needed (hub_size at least 2)")
-    if not 0.0 <= settings.default_confidence <= 1.0:
-        raise CanonicalizeError(f"{where} default_confidence must be in [0, 1]")
-    return settings
-
-
-# ---------------------------------------------------------------- store rows
-
-
-@dataclass(frozen=True)
-class NodeRow:
-    """One node of one paper graph as canonicalization sees it."""
-
-    graph: NamedNode
-    node: NamedNode
-    type: str
-    text: str
-    confidence: float | None
-    hub: NamedNode | None
-
-
-@dataclass(frozen=True)
-class HubRow:
-    hub: NamedNode
-    type: str
-    text: str
-
-
-def _confidence(term: object) -> float | None:
-    try:
-        return float(term.value) if isinstance(term, Literal) else None
-    except ValueError:
-        return None
-
-
-def node_rows(store: Store, iris: IriScheme, graph: NamedNode | None = None) -> list[NodeRow]:
-    """Nodes with a text in one paper graph (or all), one row per (graph, node, type), sorted."""
-    bindings = {"canonical": iris.canonical_graph()}
-    if graph is not None:
-        bindings["graph"] = graph
-    rows: dict[tuple[str, str, str], NodeRow] = {}
-    for row in store.select(read_internal_query("canonical-nodes"), bindings):
-        key = (row["g"].value, row["node"].value, row["type"].value)
-        if key in rows and (rows[key].text, str(rows[key].hub)) <= (row["text"].value, str(row.get("hub"))):
-            continue
-        rows[key] = NodeRow(row["g"], row["node"], row["type"].value, row["text"].value,  # type: ignore[arg-type]
-                            _confidence(row.get("confidence")), row.get("hub"))  # type: ignore[arg-type]
-    return [rows[key] for key in sorted(rows)]
-
-
-def hub_rows(store: Store, iris: IriScheme) -> list[HubRow]:
-    rows = store.select(read_named_query("canonical-hubs"), {"canonical": iris.canonical_graph()})
-    return sorted((HubRow(row["hub"], row["type"].value, row["text"].value) for row in rows), key=lambda hub: hub.hub.value)  # type: ignore[arg-type]
-
-
-def covered_papers(store: Store) -> list[str]:
-    """Paper graph IRIs whose audit graph records a canonicalize activity."""
-    return sorted(row["paper"].value for row in store.select(read_internal_query("canonicalized-papers")))
-
-
-@dataclass(frozen=True)
-class StoreState:
-    """What the sidecar is derived from: covered papers, their indexable nodes, the hubs."""
-
-    covered: list[str]
-    rows: list[NodeRow]
-    hubs: list[HubRow]
-
-    @property
-    def fingerprint(self) -> str:
-        digest = hashlib.sha256()
-        for paper in self.covered:
-            digest.update(f"P\t{paper}\n".encode())
-        for row in self.rows:
-            text = hashlib.sha256(row.text.encode()).hexdigest()
-            digest.update(f"N\t{row.graph.value}\t{row.node.value}\t{row.type}\t{text}\t{row.confidence}\t{row.hub}\n".encode())
-        for hub in self.hubs:
-            digest.update(f"H\t{hub.hub.value}\t{hub.type}\t{hashlib.sha256(hub.text.encode()).hexdigest()}\n".encode())
-        return digest.hexdigest()
-
-
-def read_store_state(store: Store, iris: IriScheme, policies: Mapping[str, MergePolicy]) -> StoreState:
-    covered = covered_papers(store)
-    wanted = set(covered)
-    rows = [row for row in node_rows(store, iris) if row.graph.value in wanted and policies.get(row.type, "never") != "never"]
-    return StoreState(covered, rows, hub_rows(store, iris))
-
-
-# ---------------------------------------------------------------- plan of one paper
-
-
-@dataclass(frozen=True)
-class Merge:
-    retired: str
-    survivor: str
-    type: str
-    similarity: float
-    graphs: tuple[str, ...]  # the paper graphs that described the retired IRI
-
-
-@dataclass(frozen=True)
-class Link:
-    node: NamedNode
-    graph: NamedNode
-    hub: NamedNode
-    similarity: float
-
-
-@dataclass
-class Plan:
-    """What canonicalizing one paper will write."""
-
-    graph: NamedNode
-    nodes: int = 0
-    merges: list[Merge] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    new_hubs: list[HubRow] = field(default_factory=list)
-    unattached: int = 0
-    skipped: bool = False
-
-
-@dataclass
-class CanonicalizeSummary:
-    """Counts of one run; ``rebuilt`` says why the sidecar was rebuilt on open, if it was."""
-
-    papers: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    nodes: int = 0
-    merges: int = 0
-    links: int = 0
-    hubs_created: int = 0
-    unattached: int = 0
-    embedded: int = 0
-    rebuilt: str | None = None
-    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-
-    def add(self, paper_id: str, plan: Plan) -> None:
-        if plan.skipped:
-            self.skipped.append(paper_id)
-            return
-        self.papers.append(paper_id)
-        self.nodes += plan.nodes
-        self.merges += len(plan.merges)
-        self.links += len(plan.links)
-        self.hubs_created += len(plan.new_hubs)
-        self.unattached += plan.unattached
-
-    def rows(self) -> list[list[object]]:
-        rows: list[list[object]] = [
-            ["papers canonicalized", len(self.papers)],
-            ["papers already covered (skipped)", len(self.skipped)],
-            ["nodes placed", self.nodes],
-            ["merges", self.merges],
-            ["mentions of CANON_ hubs", self.links],
-            ["CANON_ hubs created", self.hubs_created],
-            ["nodes left unattached", self.unattached],
-            ["texts embedded (not cached)", self.embedded],
-        ]
-        if self.rebuilt:
-            rows.append(["sidecar rebuilt because", self.rebuilt])
-        rows.extend([f"seconds {name}", f"{value:.2f}"] for name, value in self.seconds.items())
-        return rows
-
+from claimgraph.rdf.queries import join_updates, read_sparql
+from claimgraph.rdf.vocab import CG, XSD, local_name
+from claimgraph.store import Store
+from claimgraph.store.base import insert_data_update
 
 # ---------------------------------------------------------------- the canonicalizer
 
@@ -468,7 +251,7 @@ class Canonicalizer:
             data[canonical].extend(hub_triples(hub))
         for audit_graph, triples in self._audit(paper_id, plan).items():
             data[audit_graph].extend(triples)
-        operations.append(insert_data(data))
+        operations.append(insert_data_update(data))
         added = Counter(link.hub for link in plan.links)
         for hub, count in sorted(added.items(), key=lambda item: item[0].value):
             operations.append(bind(self._add_members, {"hub": hub, "added": Literal(str(count), datatype=XSD.integer), "canonical": canonical}))
@@ -507,54 +290,6 @@ class Canonicalizer:
             triples[self.iris.audit_graph(paper)] = [
                 triple for offset, activity in enumerate(items) for triple in activity_triples(self.iris, paper, start + offset, activity)]
         return triples
-
-
-def mention_triples(iris: IriScheme, link: Link) -> list[Triple]:
-    """``node cg:mentions hub`` and its edge annotation, whose confidence is the cosine similarity."""
-    annotation = iris.statement(link.graph, link.node, CG.mentions, link.hub)
-    confidence = Literal(f"{min(max(link.similarity, 0.0), 1.0):.4f}", datatype=XSD.decimal)
-    return [
-        Triple(link.node, CG.mentions, link.hub),
-        Triple(annotation, RDF.type, CG.EdgeAnnotation),
-        Triple(annotation, RDF.type, RDF.Statement),
-        Triple(annotation, RDF.subject, link.node),
-        Triple(annotation, RDF.predicate, CG.mentions),
-        Triple(annotation, RDF.object, link.hub),
-        Triple(annotation, CG.confidence, confidence),
-    ]
-
-
-def hub_triples(hub: HubRow) -> list[Triple]:
-    return [
-        Triple(hub.hub, RDF.type, CG.CanonicalNode),
-        Triple(hub.hub, CG.memberType, NamedNode(hub.type)),
-        Triple(hub.hub, CG.representativeText, Literal(hub.text)),
-    ]
-
-
-_PREFIX = re.compile(r"^\s*PREFIX\s+([A-Za-z][\w.-]*)?:\s*<([^>]*)>\s*$", re.MULTILINE | re.IGNORECASE)
-
-
-def join_updates(operations: Sequence[str]) -> str:
-    """Several SPARQL updates as one request, with their PREFIX lines hoisted to the front.
-
-    SPARQL 1.1 allows a prologue after each ';', but Oxigraph accepts one only at the start.
-    """
-    prefixes: dict[str, str] = {}
-    bodies = []
-    for operation in operations:
-        for name, iri in _PREFIX.findall(operation):
-            if prefixes.setdefault(name, iri) != iri:
-                raise CanonicalizeError(f"prefix {name}: is bound to both <{prefixes[name]}> and <{iri}> in merge scripts")
-        bodies.append(_PREFIX.sub("", operation).strip())
-    head = "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in prefixes.items())
-    return head + " ;\n".join(body for body in bodies if body)
-
-
-def insert_data(graphs: Mapping[NamedNode, Sequence[Triple]]) -> str:
-    """One INSERT DATA for several named graphs (terms written by the RDF library)."""
-    blocks = [f"GRAPH {graph} {{\n{ntriples(triples)}}}" for graph, triples in graphs.items() if triples]
-    return "INSERT DATA {\n" + "\n".join(blocks) + "\n}"
 
 
 # ---------------------------------------------------------------- entry points

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from claimgraph.canonical.canonicalizer import covered_papers, local_name
+from claimgraph.canonical.state import covered_papers
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.profile.manifest import Profile, load_profile
 from claimgraph.profile.ontology import merge_policy
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.vocab import local_name
 from claimgraph.store import Store
 
 MEASURES = ("nodes", "hubs", "attached to a hub", "merged")

@@ -9,28 +9,19 @@ source anchors, plain edge triples and one reification annotation per edge.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.extract.sanitize import confidence_literal
 from claimgraph.loaders.document import Document, Passage
-from claimgraph.papers.document_graph import (
-    document_triples,
-    edge_annotation_triples,
-    passage_iri,
-    sentence_iri,
-    source_tuple_triples,
-)
+from claimgraph.papers.annotations import confidence_literal, edge_annotation_triples
+from claimgraph.papers.document_graph import document_triples, passage_iri, sentence_iri, source_tuple_triples
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.vocabulary import edge_predicate
 from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.vocab import CG, PROV, RDF
-
-_SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,40}$")
 
 
 @dataclass
@@ -134,8 +125,8 @@ class PaperExtraction:
 
 
 def node_iri(iris: IriScheme, paper_id: str, node: Node) -> NamedNode:
-    local = node.id if _SAFE_ID.match(node.id) else content_hash(node.id, length=12)
-    return iris.node(paper_id, "node", f"p{node.passage}-{local}")
+    """The IRI of an extracted node: ids are local to a passage, so the passage number is part of the name."""
+    return iris.extracted_node(paper_id, f"p{node.passage}-{node.id}")
 
 
 def dangling_iri(iris: IriScheme, paper_id: str, passage: int, name: str) -> NamedNode:
@@ -174,16 +165,16 @@ def extraction_triples(extraction: PaperExtraction, iris: IriScheme, profile: Pr
             factor = extraction.resolve(node.passage, slot) if slot else None
             target = iri_of[(factor.passage, factor.id)] if factor else (dangling_iri(iris, pid, node.passage, slot) if slot else None)
             if target is not None:
-                yield from edge_triples(iris, graph, subject, CG[label], target, node.confidence, node.sentence, pid)
+                yield from discourse_edge_triples(iris, graph, subject, CG[label], target, node.confidence, node.sentence, pid)
     for edge in extraction.edges:
         ends = []
         for name in (edge.source, edge.target):
             node = extraction.resolve(edge.passage, name)
             ends.append(iri_of[(node.passage, node.id)] if node else dangling_iri(iris, pid, edge.passage, name))
-        yield from edge_triples(iris, graph, ends[0], edge_predicate(profile, edge.label), ends[1], edge.confidence, edge.sentence, pid)
+        yield from discourse_edge_triples(iris, graph, ends[0], edge_predicate(profile, edge.label), ends[1], edge.confidence, edge.sentence, pid)
 
 
-def edge_triples(
+def discourse_edge_triples(
     iris: IriScheme, graph: NamedNode, subject: NamedNode, predicate: NamedNode, obj: NamedNode,
     confidence: Decimal, sentence: int | None, paper_id: str,
 ) -> Iterator[Triple]:

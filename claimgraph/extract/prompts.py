@@ -18,14 +18,8 @@ from string import Template
 from claimgraph.errors import ProfileError
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import edge_labels
-from claimgraph.profile.schema import (
-    UNBOUNDED,
-    TripleConstraint,
-    load_schema,
-    local_name,
-    triple_constraints,
-)
-from claimgraph.rdf.vocab import CG
+from claimgraph.profile.schema import UNBOUNDED, TripleConstraint, load_schema, triple_constraints
+from claimgraph.rdf.vocab import CG, local_name
 
 _SHAPE_START = re.compile(r"^(?P<label>:[A-Za-z][A-Za-z0-9_]*)\s.*\{\s*$")
 

@@ -14,15 +14,11 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 
-from pyoxigraph import Literal
+from claimgraph.papers.annotations import round_confidence
 
-from claimgraph.rdf.vocab import XSD
-
-CONFIDENCE_DECIMALS = 3
 DEFAULT_CONFIDENCE = Decimal("0.500")
-_QUANTUM = Decimal(1).scaleb(-CONFIDENCE_DECIMALS)
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -55,15 +51,10 @@ def clamp_confidence(value: object) -> tuple[Decimal, str | None]:
         shown = "missing" if value is None else f"non-numeric {str(value)[:40]!r}"
         return DEFAULT_CONFIDENCE, f"confidence {shown}; default {DEFAULT_CONFIDENCE} used"
     clamped = min(max(number, Decimal(0)), Decimal(1))
-    rounded = clamped.quantize(_QUANTUM, rounding=ROUND_HALF_UP)
+    rounded = round_confidence(clamped)
     if clamped != number:
         return rounded, f"confidence {value} outside [0, 1]; clamped to {rounded}"
     return rounded, None
-
-
-def confidence_literal(confidence: Decimal) -> Literal:
-    """An ``xsd:decimal`` literal of a clamped confidence."""
-    return Literal(str(confidence), datatype=XSD.decimal)
 
 
 def clean_text(value: object) -> str:

@@ -37,7 +37,7 @@ from claimgraph.llm.client import CallTag, LLMCallFailed, LLMClient
 from claimgraph.loaders.document import Passage
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import edge_labels
-from claimgraph.quality.validation import compile_profile, shape_results
+from claimgraph.quality.shapes import compile_profile, shape_results
 from claimgraph.rdf.iris import IriScheme
 
 STEPS = ("entities", "relations", "orphans", "gaps", "dangling")

@@ -106,23 +106,3 @@ def stored_paper_ids(store: Store, iris: IriScheme) -> list[str]:
     rows = store.select(read_named_query("paper-graphs"))
     ids = (iris.paper_id_of(row["paper"]) for row in rows)  # type: ignore[arg-type]
     return sorted(paper_id for paper_id in ids if paper_id is not None)
-
-
-def edge_annotation_triples(
-    iris: IriScheme, paper: NamedNode, subject: NamedNode, predicate: NamedNode, obj: NamedNode,
-    confidence: Literal, derived_from: NamedNode | None = None,
-) -> Iterator[Triple]:
-    """The reification resource of the edge ``subject predicate obj`` in paper graph ``paper``.
-
-    Its IRI is IriScheme.statement(paper, s, p, o); it carries the edge's
-    confidence and, when known, the sentence it was read from.
-    """
-    annotation = iris.statement(paper, subject, predicate, obj)
-    yield Triple(annotation, RDF.type, RDF.Statement)
-    yield Triple(annotation, RDF.type, CG.EdgeAnnotation)
-    yield Triple(annotation, RDF.subject, subject)
-    yield Triple(annotation, RDF.predicate, predicate)
-    yield Triple(annotation, RDF.object, obj)
-    yield Triple(annotation, CG.confidence, confidence)
-    if derived_from is not None:
-        yield Triple(annotation, PROV.wasDerivedFrom, derived_from)

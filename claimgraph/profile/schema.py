@@ -6,7 +6,6 @@ them into cardinality sentences, so the .shex file stays the one source.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from ShExJSG import ShExJ
 from claimgraph.errors import ProfileError
 
 UNBOUNDED = -1
+Cardinality = tuple[int, int]  # (min, max); max UNBOUNDED for '*' and '+'
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,3 @@ def triple_constraints(schema: ShExJ.Schema) -> list[TripleConstraint]:
         walk(str(shape.id), getattr(shape, "expression", None), frozenset(), False)
     return found
 
-
-def local_name(iri: str) -> str:
-    return re.split(r"[#/]", iri)[-1]

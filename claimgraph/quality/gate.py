@@ -23,7 +23,9 @@ from pyoxigraph import Literal, NamedNode, Triple
 from claimgraph.assets import asset_path
 from claimgraph.papers.audit import Activity, now
 from claimgraph.profile.manifest import Profile
-from claimgraph.quality.validation import RuleViolation, compile_profile, rule_violations
+from claimgraph.quality.reports import RuleViolation
+from claimgraph.quality.rules import rule_violations
+from claimgraph.quality.shapes import compile_profile
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import query_description, read_internal_query, read_sparql, read_sparql_file
@@ -73,7 +75,7 @@ def gate_paper(store: Store, iris: IriScheme, profile: Profile, paper_id: str, v
     paper = iris.paper(paper_id)
     raw = measure_graph(store, iris.raw_graph(paper_id), paper, vocabulary)
     repaired = measure_graph(store, paper, paper, vocabulary)
-    violations = rule_violations(store, paper, compile_profile(profile), vocabulary)
+    violations = rule_violations(store, paper, compile_profile(profile).rules, vocabulary)
     kept = {label for label in stored_residuals(store, paper) if label in MATERIALIZER_RESIDUALS}
     residuals = sorted(kept | {violation.residual for violation in violations if violation.residual})
     write_residuals(store, paper, residuals)

@@ -24,6 +24,7 @@ from claimgraph.errors import ClaimgraphError
 DEFAULT_BASE = "https://claimgraph.example/"
 
 _PAPER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,63}$")
 _LOCAL_ID = re.compile(r"^[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$")
 
 
@@ -72,6 +73,11 @@ class IriScheme:
         if not _LOCAL_ID.match(kind) or not _LOCAL_ID.match(local_id):
             raise InvalidIdError(f"local id {kind}/{local_id!r} has characters not allowed in an IRI")
         return NamedNode(f"{self.paper(paper_id).value}/{kind}/{local_id}")
+
+    def extracted_node(self, paper_id: str, name: str) -> NamedNode:
+        """A node the LLM named ``name`` (an id it chose, free text): kept when IRI-safe and short, else hashed."""
+        local = name if _SAFE_NAME.match(name) else "h-" + content_hash(name)
+        return self.node(paper_id, "node", local)
 
     def statement(self, graph: NamedNode, subject: NamedNode, predicate: NamedNode, obj: NamedNode | Literal) -> NamedNode:
         """The reification resource of the edge (graph, subject, predicate, object)."""

@@ -12,6 +12,7 @@ user input; user values are bound with ``claimgraph.rdf.binding.bind``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -113,3 +114,22 @@ def read_internal_query(name: str) -> str:
     if not (asset_root() / "sparql" / "internal" / f"{name}.rq").is_file():
         raise QueryNotFoundError(f"missing internal query sparql/internal/{name}.rq (looked in {asset_root()})")
     return read_sparql("internal", f"{name}.rq")
+
+
+_PREFIX = re.compile(r"^\s*PREFIX\s+([A-Za-z][\w.-]*)?:\s*<([^>]*)>\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def join_updates(operations: Sequence[str]) -> str:
+    """Several SPARQL updates as one request, with their PREFIX lines hoisted to the front.
+
+    SPARQL 1.1 allows a prologue after each ';', but Oxigraph accepts one only at the start.
+    """
+    prefixes: dict[str, str] = {}
+    bodies = []
+    for operation in operations:
+        for name, iri in _PREFIX.findall(operation):
+            if prefixes.setdefault(name, iri) != iri:
+                raise QueryNotFoundError(f"prefix {name}: is bound to both <{prefixes[name]}> and <{iri}> in the joined updates")
+        bodies.append(_PREFIX.sub("", operation).strip())
+    head = "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in prefixes.items())
+    return head + " ;\n".join(body for body in bodies if body)

@@ -6,6 +6,8 @@ configurable base (see claimgraph.rdf.iris).
 
 from __future__ import annotations
 
+import re
+
 from pyoxigraph import NamedNode
 
 
@@ -55,3 +57,24 @@ PREFIXES: dict[str, str] = {
     "cito": str(CITO),
     "skos": str(SKOS),
 }
+
+
+def local_name(iri: str) -> str:
+    """The part of an IRI after its last '#' or '/' (``cg:Claim`` -> ``Claim``)."""
+    return re.split(r"[#/]", iri)[-1]
+
+
+def curie(iri: str) -> str | None:
+    """``prefix:local`` when one of PREFIXES fits the IRI, else None."""
+    for prefix, namespace in PREFIXES.items():
+        if iri.startswith(namespace):
+            return f"{prefix}:{iri[len(namespace):]}"
+    return None
+
+
+def short_iri(iri: str) -> str:
+    """An IRI as a CURIE when a known prefix fits, else its shape-local name or <iri>."""
+    iri = iri.strip("<>")
+    if "/shapes/" in iri and "#" in iri:
+        return iri.rsplit("#", 1)[1]
+    return curie(iri) or f"<{iri}>"

@@ -20,16 +20,14 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.papers.annotations import edge_annotation_triples
 from claimgraph.papers.audit import Activity, now
-from claimgraph.papers.document_graph import (
-    edge_annotation_triples,
-    source_tuple_triples,
-)
+from claimgraph.papers.document_graph import source_tuple_triples
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import canonical_edge_label, edge_label_key
 from claimgraph.profile.vocabulary import edge_predicate
 from claimgraph.quality.repair import PaperRepair, repair_paper
-from claimgraph.rdf.iris import IriScheme, content_hash
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG, PROV, RDF, XSD
 from claimgraph.reasoning.materialize import (
@@ -52,7 +50,6 @@ _LEADING_TUPLE = re.compile(rf"^\s*{_TUPLE}\s*[:\-–]?\s*")
 _TRAILING_TUPLE = re.compile(rf"\s*[-–,;]?\s*(?:\(?\s*source(?:\s+tuple)?\s*[:=]\s*)?{_TUPLE}\s*\)?\s*\.?\s*$", re.IGNORECASE)
 _ROLE_PREFIX = re.compile(r"^\s*([A-Za-z][A-Za-z _-]{0,40}?)\s*:\s+")
 _DECIMAL = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)$")
-_SAFE_LOCAL = re.compile(r"^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$")
 
 
 class ReasoningError(ClaimgraphError):
@@ -109,11 +106,6 @@ def parse_node_label(profile: Profile, label: str, source_field: str | None = No
         field_match = re.search(_TUPLE, source_field)
         source = (_tuple(field_match) if field_match else None) or source
     return NodeContent(text.strip(), source, role)
-
-
-def local_id(node_id: str) -> str:
-    """A response's node id as the local part of an IRI: kept when IRI-safe, else hashed."""
-    return node_id if _SAFE_LOCAL.match(node_id) else "h-" + content_hash(node_id)
 
 
 def stated_confidence(text: str) -> Literal:
@@ -175,7 +167,7 @@ def reasoning_triples(parsed: ParsedGraph, profile: Profile, iris: IriScheme, pa
         result.triples.extend(node_triples(iris, paper_id, node, content, anchors, result))
         result.nodes += 1
     for edge in parsed.edges:
-        result.triples.extend(edge_triples(profile, iris, paper_id, edge, roles))
+        result.triples.extend(reasoning_edge_triples(profile, iris, paper_id, edge, roles))
         result.edges += 1
     return result
 
@@ -187,7 +179,7 @@ def node_content(profile: Profile, node: ParsedNode) -> NodeContent:
 
 
 def node_iri(iris: IriScheme, paper_id: str, node_id: str) -> NamedNode:
-    return iris.node(paper_id, "node", local_id(node_id))
+    return iris.extracted_node(paper_id, node_id)
 
 
 def node_triples(iris: IriScheme, paper_id: str, node: ParsedNode, content: NodeContent, anchors: Mapping[Source, NamedNode], result: Materialized) -> Iterator[Triple]:
@@ -211,7 +203,7 @@ def node_triples(iris: IriScheme, paper_id: str, node: ParsedNode, content: Node
         yield Triple(iri, CG.confidence, stated_confidence(node.attrs["confidence"]))
 
 
-def edge_triples(profile: Profile, iris: IriScheme, paper_id: str, edge: ParsedEdge, roles: Mapping[str, str]) -> Iterator[Triple]:
+def reasoning_edge_triples(profile: Profile, iris: IriScheme, paper_id: str, edge: ParsedEdge, roles: Mapping[str, str]) -> Iterator[Triple]:
     """The edge, labelled as stated (or by its premise's stated role), with an annotation when it has a confidence."""
     source, target = node_iri(iris, paper_id, edge.source), node_iri(iris, paper_id, edge.target)
     label = edge.label or roles.get(edge.source) or ""

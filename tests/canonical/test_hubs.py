@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.canonical.canonicalizer import Canonicalizer, CanonicalizeSettings, canonicalize_papers
+from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers
 from claimgraph.canonical.convergence import convergence
 from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.quality.validation import validate_store
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG

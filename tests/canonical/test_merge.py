@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from pyoxigraph import NamedNode
 
-from claimgraph.canonical.canonicalizer import Canonicalizer, CanonicalizeSettings, canonicalize_papers
+from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.profile.manifest import load_profile
 from claimgraph.profile.ontology import merge_policy
 from claimgraph.quality.validation import validate_store

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claimgraph.extract.sanitize import CONFIDENCE_DECIMALS, DEFAULT_CONFIDENCE, clamp_confidence, clean_text, confidence_literal
+from claimgraph.extract.sanitize import DEFAULT_CONFIDENCE, clamp_confidence, clean_text
+from claimgraph.papers.annotations import CONFIDENCE_DECIMALS, confidence_literal
 
 
 @pytest.mark.parametrize(
@@ -33,7 +34,8 @@ def test_confidence_is_always_in_range_with_fixed_decimals(value: object) -> Non
 
 def test_default_and_literal() -> None:
     assert clamp_confidence(None)[0] == DEFAULT_CONFIDENCE
-    assert str(confidence_literal(Decimal("0.250"))) == '"0.250"^^<http://www.w3.org/2001/XMLSchema#decimal>'
+    assert str(confidence_literal(Decimal("0.250"))) == '"0.25"^^<http://www.w3.org/2001/XMLSchema#decimal>'
+    assert str(confidence_literal(1)) == '"1"^^<http://www.w3.org/2001/XMLSchema#decimal>'
 
 
 def test_labels_are_nfc_single_spaced_and_stripped() -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from claimgraph.errors import LoaderError
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.loaders import load_document
 from claimgraph.papers.document_graph import document_triples
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore
 
 CG = "https://w3id.org/claimgraph/ontology/v1#"

@@ -12,7 +12,9 @@ import pytest
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, parse
 
 from claimgraph.profile.manifest import load_profile
-from claimgraph.quality.validation import ValidationReport, compile_profile, validate_graph
+from claimgraph.quality.reports import ValidationReport
+from claimgraph.quality.shapes import compile_profile
+from claimgraph.quality.validation import validate_graph
 from claimgraph.rdf.vocab import CG, RDF
 from claimgraph.store import EmbeddedStore
 

@@ -14,8 +14,9 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from claimgraph.canonical.canonicalizer import Plan, canonicalize_papers
+from claimgraph.canonical.canonicalizer import canonicalize_papers
 from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.canonical.plan import Plan
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.render import ROW_FORMATS, err, print_rows, print_table
 from claimgraph.papers.document_graph import stored_paper_ids

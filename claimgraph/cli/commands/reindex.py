@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from claimgraph.canonical.canonicalizer import local_name, reindex
+from claimgraph.canonical.canonicalizer import reindex
 from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.cli.commands import iri_scheme, store_from
 from claimgraph.cli.commands.canonicalize import add_sidecar_options
 from claimgraph.cli.render import print_table
+from claimgraph.rdf.vocab import local_name
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
