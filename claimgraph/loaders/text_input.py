@@ -20,6 +20,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders.limits import MAX_INPUT_BYTES, limit_error
@@ -72,12 +73,12 @@ def read_bytes(path: Path, max_bytes: int = MAX_INPUT_BYTES, limit_name: str = "
     return data
 
 
-def _read_at_most(handle: object, expected: int, max_bytes: int) -> bytes:
+def _read_at_most(handle: BinaryIO, expected: int, max_bytes: int) -> bytes:
     """Up to ``max_bytes + 1`` bytes: the stated size in one read, the rest (a growing or /proc file) after."""
-    data = handle.read(min(expected, max_bytes) + 1)  # type: ignore[attr-defined]
+    data = handle.read(min(expected, max_bytes) + 1)
     if len(data) <= expected:
         return data
-    return data + handle.read(max_bytes + 1 - len(data))  # type: ignore[attr-defined]
+    return data + handle.read(max_bytes + 1 - len(data))
 
 
 def read_text(path: Path, max_bytes: int = MAX_INPUT_BYTES, limit_name: str = "MAX_INPUT_BYTES") -> str:
