@@ -24,11 +24,12 @@ import numpy as np
 from claimgraph.canonical.canonicalizer import Canonicalizer
 from claimgraph.canonical.convergence import convergence
 from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.context import Context
 from claimgraph.loaders import Document, find_inputs, load_document
+from claimgraph.papers.storage import store_document
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore
 from claimgraph.testing.pairset import LabelledPair, arche_pairs, hub_membership, score_pairs
-from claimgraph.workflow import store_document
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 PARTS = ("embed", "ann", "sparql", "other")
@@ -112,9 +113,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, EmbeddedStore(Path(folder) / "store") as store:
         started = time.perf_counter()
         for document in documents:
-            store_document(store, document, iris)
+            store_document(store, iris, document)
         print(f"load seconds (ingest, not canonicalization): {time.perf_counter() - started:.1f}")
-        canonicalizer = Canonicalizer(store, iris, sidecar_dir=Path(folder) / "side", embedder=make_embedder(args.embedder))
+        canonicalizer = Canonicalizer(Context(store, iris), sidecar_dir=Path(folder) / "side", embedder=make_embedder(args.embedder))
         timings = [canonicalize_timed(canonicalizer, number, document.paper_id) for number, document in enumerate(documents, 1)]
         started = time.perf_counter()
         canonicalizer.save()
@@ -132,7 +133,7 @@ def main() -> None:
         print("\nHNSW vs exact search on the same vectors (1000 viewpoint queries):")
         print("\n".join(hnsw_recall(canonicalizer, queries)))
         print("\nconvergence after 70 papers (from the store):")
-        for name, value in convergence(store, iris).rows():
+        for name, value in convergence(Context(store, iris)).rows():
             print(f"  {name:<36} {value}")
         pairs = arche_pairs(documents, iris)
         scores = score_pairs(pairs, hub_membership(store, iris))
@@ -151,7 +152,7 @@ def main() -> None:
                 for document in documents:
                     copy = dataclasses.replace(document, paper_id=f"{document.paper_id}-r{replica}")
                     started = time.perf_counter()
-                    store_document(store, copy, iris)
+                    store_document(store, iris, copy)
                     ingest_seconds += time.perf_counter() - started
                     number += 1
                     timings.append(canonicalize_timed(canonicalizer, number, copy.paper_id))
@@ -171,7 +172,7 @@ def main() -> None:
                 print(f"ratio papers {last[0]}-{last[1]} / 201-210 (same papers, both only join existing hubs): "
                       f"{mean_window(timings, *last) / mean_window(timings, 201, 210):.2f}")
             print("\nconvergence after the replicas (from the store):")
-            for name, value in convergence(store, iris).rows()[:9]:
+            for name, value in convergence(Context(store, iris)).rows()[:9]:
                 print(f"  {name:<36} {value}")
 
 

@@ -14,13 +14,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from claimgraph.demo import demo_config, demo_rules
+from claimgraph.context import Context
+from claimgraph.demo import demo_config
 from claimgraph.extract.steps import STEPS
-from claimgraph.loaders import find_inputs
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore
+from claimgraph.testing.demo_script import demo_rules
 from claimgraph.testing.fake_llm import Rule, running_fake_llm
-from claimgraph.workflow import IngestResult, ingest_paths
+from claimgraph.workflow import IngestOptions, IngestResult, Workflow
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "papers"
 
@@ -34,7 +34,7 @@ def script() -> list[Rule]:
 def ingest(base_url: str, cache: Path, concurrency: int) -> tuple[IngestResult, float]:
     config = demo_config(base_url=base_url, replay_dir=None, cache_dir=cache, max_concurrency=concurrency)
     started = time.perf_counter()
-    result = ingest_paths(EmbeddedStore(), list(find_inputs([CORPUS])), IriScheme(), llm=config)
+    result = Workflow(Context(EmbeddedStore())).ingest([CORPUS], IngestOptions(llm=config, canonicalize=False, validate=False))
     return result, time.perf_counter() - started
 
 

@@ -15,25 +15,24 @@ import tempfile
 import time
 from pathlib import Path
 
+from claimgraph.context import Context
 from claimgraph.loaders import find_inputs
-from claimgraph.quality.validation import validate_store
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import list_named_queries
 from claimgraph.store import EmbeddedStore, RemoteStore, Store
 from claimgraph.testing.oxigraph import running_oxigraph
-from claimgraph.workflow import ingest_paths
+from claimgraph.workflow import IngestOptions, Workflow
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 
 
 def measure_backend(name: str, store: Store, files: list[Path], repeats: int) -> None:
-    iris = IriScheme()
+    workflow = Workflow(Context(store))
     started = time.perf_counter()
-    result = ingest_paths(store, files, iris)
+    result = workflow.ingest(files, IngestOptions(canonicalize=False, validate=False))
     load_seconds = time.perf_counter() - started
     triples = store.count_triples()
     started = time.perf_counter()
-    report = validate_store(store, "discourse", result.papers, iris)
+    report = workflow.validate(result.papers)
     validate_seconds = time.perf_counter() - started
     print(f"\n== {name} backend ({store.location})")
     print(f"papers                 {len(result.papers)} (failed files: {len(result.failures)})")

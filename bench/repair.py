@@ -27,10 +27,10 @@ from pathlib import Path
 
 from pyoxigraph import Literal
 
+from claimgraph.context import Context
 from claimgraph.loaders import find_inputs, load_document
 from claimgraph.profile.manifest import load_profile
 from claimgraph.profile.ontology import edge_labels
-from claimgraph.profile.vocabulary import load_vocabulary
 from claimgraph.publish.dot import dot_id, edge_label, quote
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query
@@ -38,7 +38,7 @@ from claimgraph.rdf.vocab import XSD
 from claimgraph.reasoning.peirce import store_reasoning
 from claimgraph.store import EmbeddedStore, Store
 from claimgraph.testing.reasoning_graphs import graph_size, grow_graph, paper_viewpoints
-from claimgraph.workflow import ingest_paths
+from claimgraph.workflow import IngestResult, Workflow
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
 RATES = {  # probability that a graph gets the defect (aliases: per edge)
@@ -215,8 +215,8 @@ def main() -> None:
         aliases.setdefault(label, []).append(alias.upper() if len(alias) <= 3 else alias)
     store = EmbeddedStore(None)
     files = sorted(find_inputs([args.arche]))
-    ingest_paths(store, files, iris, profile=None)
-    vocabulary = load_vocabulary(store, iris, profile)
+    ctx = Context(store, iris, profile)
+    Workflow(ctx).load(files, IngestResult())
     injected: Counter[str] = Counter()
     repaired: Counter[str] = Counter()
     residual: Counter[str] = Counter()
@@ -230,7 +230,7 @@ def main() -> None:
             inject(rng, generated, aliases)
             text = response(rng, generated, aliases)
             started = time.perf_counter()
-            result = store_reasoning(store, iris, profile, document.paper_id, text, "bench", vocabulary)
+            result = store_reasoning(ctx, document.paper_id, text, "bench")
             seconds += time.perf_counter() - started
             graphs += 1
             sizes.append(len(generated.texts))

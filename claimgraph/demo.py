@@ -1,20 +1,19 @@
-"""The offline demo: a synthetic paper, hand-written model replies, and their recordings.
+"""The offline demo: synthetic papers, hand-written model replies, and their recordings.
 
 ``examples/demo/responses.json`` holds the replies; examples/demo/record.py
-serves them from the fake OpenAI-compatible server once and keeps what the
-client received as ``examples/demo/recordings`` (a response cache directory),
-which ``claimgraph demo`` replays without any network.
+serves them from the fake OpenAI-compatible server once (the script is
+``claimgraph.testing.demo_script``) and keeps what the client received as
+``examples/demo/recordings`` (a response cache directory), which
+``claimgraph demo`` replays without any network.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
 from claimgraph.assets import asset_path
 from claimgraph.llm.config import LLMConfig
-from claimgraph.testing.fake_llm import Rule
 
 DEMO_MODEL = "claimgraph-demo-recorded"
 DEMO_DIR = asset_path("examples", "demo")
@@ -23,16 +22,6 @@ DEMO_PAPERS = ("soil-warming.md", "soil-moisture.md", "synthetic-arche-ripples.j
 
 def demo_papers() -> list[Path]:
     return [asset_path("examples", "papers", name) for name in DEMO_PAPERS]
-
-
-def demo_rules() -> list[Rule]:
-    """The fake server's script: one Rule per entry of responses.json (objects are sent as JSON text)."""
-    data = json.loads((DEMO_DIR / "responses.json").read_text(encoding="utf-8"))
-    rules = []
-    for entry in data["rules"]:
-        replies = [reply if isinstance(reply, str) else json.dumps(reply) for reply in entry["replies"]]
-        rules.append(Rule(replies, contains=entry.get("contains"), phase=entry.get("phase")))
-    return rules
 
 
 def demo_config(**overrides: object) -> LLMConfig:

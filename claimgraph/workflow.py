@@ -1,37 +1,50 @@
-"""Ingest papers: load each file, build its graphs, replace them atomically in the store, repair them.
+"""The one place that orders the steps: load -> extract -> repair and gate -> canonicalize -> validate.
 
-A file that fails to load is reported by name and skipped; the other files of
-the batch go on, and nothing stored for the failed file is touched. A loaded
-paper is written as its raw graph and its paper graph (identical for inputs
-that need no extraction, such as ARCHE JSON) with a fresh audit graph, in one
-update; then the profile's repair scripts run on the paper graph and the gate
-measures it (claimgraph.quality.repair), all recorded in the audit graph.
+``Workflow(ctx).ingest(paths, options)`` runs them all on a batch of files and
+returns one ``IngestResult``; each step is also a method of its own, so the
+command line, the demo, the benchmarks and a Python caller share one order of
+work and only render what comes back. A file that fails is reported by name
+and the rest of the batch goes on; nothing stored for a failed file is touched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
-from claimgraph.extract.runner import (
-    ExtractionReport,
-    measure_with_shapes,
-    run_extractions,
-)
 from claimgraph.llm.accounting import Accounting
-from claimgraph.llm.config import LLMConfig
 from claimgraph.loaders import Document, find_inputs, load_document
-from claimgraph.papers.audit import Activity, activity_triples, now
-from claimgraph.papers.document_graph import document_triples
-from claimgraph.profile.manifest import Profile, load_profile
-from claimgraph.profile.vocabulary import load_vocabulary
+from claimgraph.papers.document_graph import stored_paper_ids
+from claimgraph.papers.storage import store_document
+from claimgraph.progress import SILENT, Progress
 from claimgraph.quality.repair import PaperRepair, repair_paper
-from claimgraph.rdf.binding import bind
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.rdf.queries import read_sparql
-from claimgraph.store import Store
+from claimgraph.quality.reports import ValidationReport
+
+if TYPE_CHECKING:
+    from claimgraph.canonical.convergence import Convergence
+    from claimgraph.canonical.plan import CanonicalizeSummary
+    from claimgraph.extract.runner import ExtractionReport
+    from claimgraph.llm.config import LLMConfig
+    from claimgraph.reasoning.peirce import ReasoningResult
+
+NO_ENDPOINT = ("no LLM endpoint configured: prose inputs are stored as structure only "
+               "(set OPENAI_API_KEY / OPENAI_BASE_URL, or --base-url, or --replay DIR, to extract)")
+
+
+@dataclass(frozen=True)
+class IngestOptions:
+    """What an ingest does beyond loading: ``llm`` None stores prose inputs as structure only."""
+
+    llm: LLMConfig | None = None
+    canonicalize: bool = True
+    validate: bool = True
+    replace: bool = False
+    sidecar_dir: Path | None = None
+    embedder: str | None = None
 
 
 @dataclass(frozen=True)
@@ -41,12 +54,34 @@ class IngestFailure:
 
 
 @dataclass
+class CanonicalizeOutcome:
+    """What canonicalizing a batch did, and the convergence figures before and after (from the store)."""
+
+    summary: CanonicalizeSummary
+    before: Convergence
+    after: Convergence
+
+
+@dataclass
 class IngestResult:
+    """Everything an ingest did, for rendering: per-paper measures come from the store."""
+
+    files: int = 0
     papers: list[str] = field(default_factory=list)
     failures: list[IngestFailure] = field(default_factory=list)
-    repairs: list[PaperRepair] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
     extractions: list[ExtractionReport] = field(default_factory=list)
     accounting: Accounting = field(default_factory=Accounting)
+    repairs: list[PaperRepair] = field(default_factory=list)
+    canonicalization: CanonicalizeOutcome | None = None
+    validation: ValidationReport | None = None
+    triples: int = 0
+
+    @property
+    def problems(self) -> int:
+        """Failed files plus shape and rule violations: nonzero means the command exits 1."""
+        violations = self.validation.nodes_failed + len(self.validation.violations) if self.validation else 0
+        return len(self.failures) + violations
 
 
 def needs_extraction(document: Document) -> bool:
@@ -54,77 +89,133 @@ def needs_extraction(document: Document) -> bool:
     return not document.viewpoints
 
 
-def store_document(store: Store, document: Document, iris: IriScheme) -> int:
-    """Replace the paper's graph, raw graph and audit graph with this document, atomically; returns triples."""
-    pid = document.paper_id
-    triples = list(dict.fromkeys(document_triples(document, iris)))
-    load = Activity("load", f"load {document.format} input", {"triples": len(triples)}, notes={"file": Path(document.source).name}, ended=now())
-    audit = list(activity_triples(iris, pid, 1, load))
-    leaving = bind(read_sparql("merge", "remove-hub-members.ru"), {"graph": iris.paper(pid), "canonical": iris.canonical_graph()})
-    store.replace_graphs({iris.paper(pid): triples, iris.raw_graph(pid): triples, iris.audit_graph(pid): audit}, before=leaving)
-    return len(triples)
+class Workflow:
+    """Runs the steps on one context, reporting progress."""
 
+    def __init__(self, ctx: Context, progress: Progress = SILENT) -> None:
+        self.ctx = ctx
+        self.progress = progress
 
-def ingest_paths(
-    store: Store,
-    paths: Iterable[Path],
-    iris: IriScheme,
-    on_file: Callable[[Path, str | None], None] | None = None,
-    profile: Profile | str | None = "discourse",
-    llm: LLMConfig | None = None,
-) -> IngestResult:
-    """Ingest every input file under ``paths``, repairing each paper with ``profile`` (None: no repair).
+    # ------------------------------------------------------------ the whole batch
 
-    With ``llm``, prose inputs are extracted by the LLM steps first (their
-    activities join the paper's audit trail). ``on_file(path, error)`` reports progress.
-    """
-    result = IngestResult()
-    loaded = load_profile(profile) if isinstance(profile, str) else profile
-    vocabulary = load_vocabulary(store, iris, loaded) if loaded else None
-    stored = _load_and_store(store, paths, iris, result, on_file)
-    reports: dict[str, ExtractionReport | ClaimgraphError] = {}
-    if llm is not None and loaded is not None and vocabulary is not None:
+    def ingest(self, paths: Iterable[Path], options: IngestOptions = IngestOptions()) -> IngestResult:
+        """Load, extract, repair and gate, canonicalize and validate the files under ``paths``."""
+        files = list(find_inputs(paths))
+        result = IngestResult(files=len(files))
+        stored = self.load(files, result, options.replace)
         prose = [document for _, document in stored if needs_extraction(document)]
-        reports = run_extractions(store, iris, loaded, prose, llm, result.accounting, vocabulary)
-    for path, document in stored:
-        error: str | None = None
-        try:
-            report = reports.get(document.paper_id)
-            if isinstance(report, ClaimgraphError):
-                raise report
-            if report is not None:
-                result.extractions.append(report)
-            if loaded is not None and vocabulary is not None:
-                result.repairs.append(repair_paper(store, iris, loaded, document.paper_id, vocabulary, report.activities if report else ()))
+        reports: dict[str, ExtractionReport | ClaimgraphError] = {}
+        if prose and options.llm is None:
+            result.notices.append(NO_ENDPOINT)
+        elif prose and options.llm is not None:
+            reports = self.extract(prose, options.llm, result.accounting)
+        self._repair_batch(stored, reports, result)
+        if result.papers and options.canonicalize:
+            result.canonicalization = self.canonicalize(result.papers, options.sidecar_dir, options.embedder)
+        if result.papers and options.validate:
+            result.validation = self.validate(result.papers)
+        result.triples = sum(self.ctx.store.count_triples(self.ctx.iris.paper(paper_id)) for paper_id in result.papers)
+        return result
+
+    # ------------------------------------------------------------ steps
+
+    def load(self, files: Sequence[Path], result: IngestResult, replace: bool = False) -> list[tuple[Path, Document]]:
+        """Load each file and store its structure; a file that fails is reported and left out."""
+        stored: list[tuple[Path, Document]] = []
+        seen: dict[str, Path] = {}
+        self.progress.start("load", len(files))
+        for path in files:
+            try:
+                document = load_document(path)
+                if document.paper_id in seen:
+                    raise ClaimgraphError(f"{path}: paper id {document.paper_id!r} already ingested from {seen[document.paper_id]} in this batch")
+                store_document(self.ctx.store, self.ctx.iris, document, replace)
+            except ClaimgraphError as failure:
+                result.failures.append(IngestFailure(path, str(failure)))
+                self.progress.advance("load", item=path.name, error=str(failure))
+                continue
+            seen[document.paper_id] = path
+            result.papers.append(document.paper_id)
+            stored.append((path, document))
+            self.progress.advance("load", item=path.name)
+        self.progress.finish("load")
+        return stored
+
+    def extract(self, documents: Sequence[Document], llm: LLMConfig, accounting: Accounting) -> dict[str, ExtractionReport | ClaimgraphError]:
+        """The LLM steps on prose documents (already stored), all papers at once through one client."""
+        from claimgraph.extract.runner import run_extractions
+
+        self.progress.start("extract", len(documents))
+        reports = run_extractions(self.ctx, documents, llm, accounting)
+        self.progress.advance("extract", len(documents))
+        self.progress.finish("extract")
+        return reports
+
+    def repair(self, paper_ids: Sequence[str] | None = None) -> list[PaperRepair]:
+        """Run the repair scripts and the gate on stored papers (default: every paper)."""
+        ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
+        self.progress.start("repair", len(ids))
+        repairs = []
+        for paper_id in ids:
+            repairs.append(repair_paper(self.ctx, paper_id))
+            self.progress.advance("repair", item=paper_id)
+        self.progress.finish("repair")
+        return repairs
+
+    def canonicalize(self, paper_ids: Sequence[str] | None = None, sidecar_dir: Path | None = None,
+                     embedder: str | None = None, force: bool = False) -> CanonicalizeOutcome:
+        """Merge and link the papers' nodes across the store; convergence is measured before and after."""
+        from claimgraph.canonical.canonicalizer import canonicalize_papers
+        from claimgraph.canonical.convergence import convergence
+        from claimgraph.canonical.embeddings import make_embedder
+
+        before = convergence(self.ctx)
+        ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
+        self.progress.start("canonicalize", len(ids))
+        summary = canonicalize_papers(
+            self.ctx, ids, sidecar_dir=sidecar_dir, embedder=make_embedder(embedder) if embedder else None, force=force,
+            on_paper=lambda paper_id, _plan: self.progress.advance("canonicalize", item=paper_id),
+        )
+        self.progress.finish("canonicalize")
+        return CanonicalizeOutcome(summary, before, convergence(self.ctx))
+
+    def validate(self, paper_ids: Sequence[str] | None = None) -> ValidationReport:
+        """ShEx shapes and the profile's rules on the papers (default: every paper and the canonical graph)."""
+        from claimgraph.quality.validation import validate_store
+
+        self.progress.start("validate", len(paper_ids) if paper_ids is not None else 0)
+        report = validate_store(self.ctx, paper_ids)
+        self.progress.advance("validate", len(report.graphs))
+        self.progress.finish("validate")
+        return report
+
+    def store_reasoning(self, paper_id: str, response: str, source_name: str) -> ReasoningResult:
+        """Materialize an LLM reasoning-graph response for a stored paper, then repair and gate it."""
+        from claimgraph.reasoning.peirce import store_reasoning
+
+        return store_reasoning(self.ctx, paper_id, response, source_name)
+
+    # ------------------------------------------------------------ internals
+
+    def _repair_batch(self, stored: Sequence[tuple[Path, Document]], reports: dict[str, ExtractionReport | ClaimgraphError],
+                      result: IngestResult) -> None:
+        """Repair and gate each stored paper, after its extraction (whose activities join the audit trail)."""
+        from claimgraph.extract.runner import measure_with_shapes
+
+        self.progress.start("repair", len(stored))
+        for path, document in stored:
+            error: str | None = None
+            try:
+                report = reports.get(document.paper_id)
+                if isinstance(report, ClaimgraphError):
+                    raise report
                 if report is not None:
-                    report.measures.append(("repaired", measure_with_shapes(store, iris, loaded, document.paper_id, vocabulary, iris.paper(document.paper_id))))
-        except ClaimgraphError as failure:
-            error = str(failure)
-            result.failures.append(IngestFailure(path, error))
-        if on_file:
-            on_file(path, error)
-    return result
-
-
-def _load_and_store(
-    store: Store, paths: Iterable[Path], iris: IriScheme, result: IngestResult,
-    on_file: Callable[[Path, str | None], None] | None,
-) -> list[tuple[Path, Document]]:
-    """Load each file and store its structure; a file that fails is reported (``on_file``) and left out."""
-    stored: list[tuple[Path, Document]] = []
-    seen: dict[str, Path] = {}
-    for path in find_inputs(paths):
-        try:
-            document = load_document(path)
-            if document.paper_id in seen and seen[document.paper_id] != path:
-                raise ClaimgraphError(f"{path}: paper id {document.paper_id!r} already ingested from {seen[document.paper_id]} in this batch")
-            store_document(store, document, iris)
-        except ClaimgraphError as failure:
-            result.failures.append(IngestFailure(path, str(failure)))
-            if on_file:
-                on_file(path, str(failure))
-            continue
-        seen[document.paper_id] = path
-        result.papers.append(document.paper_id)
-        stored.append((path, document))
-    return stored
+                    result.extractions.append(report)
+                result.repairs.append(repair_paper(self.ctx, document.paper_id, report.activities if report else ()))
+                if report is not None:
+                    report.measures.append(("repaired", measure_with_shapes(self.ctx, document.paper_id, self.ctx.iris.paper(document.paper_id))))
+            except ClaimgraphError as failure:
+                error = str(failure)
+                result.failures.append(IngestFailure(path, error))
+            self.progress.advance("repair", item=document.paper_id, error=error)
+        self.progress.finish("repair")

@@ -45,15 +45,14 @@ from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSetting
 from claimgraph.canonical.sidecar import EmbeddingCache, Sidecar, SidecarError, default_sidecar_dir
 from claimgraph.canonical.state import HubRow, NodeRow, StoreState, node_rows, read_store_state
 from claimgraph.canonical.writes import hub_triples, mention_triples
+from claimgraph.context import Context
 from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
 from claimgraph.papers.document_graph import stored_paper_ids
-from claimgraph.profile.manifest import Profile, load_profile
 from claimgraph.profile.ontology import merge_policy
 from claimgraph.rdf.binding import bind
-from claimgraph.rdf.iris import IriScheme, content_hash
+from claimgraph.rdf.iris import content_hash
 from claimgraph.rdf.queries import join_updates, read_sparql
 from claimgraph.rdf.vocab import CG, XSD, local_name
-from claimgraph.store import Store
 from claimgraph.store.base import insert_data_update
 
 # ---------------------------------------------------------------- the canonicalizer
@@ -67,22 +66,20 @@ class Canonicalizer:
 
     def __init__(
         self,
-        store: Store,
-        iris: IriScheme,
-        profile: Profile | str = "discourse",
+        ctx: Context,
         *,
         sidecar_dir: Path | None = None,
         embedder: Embedder | None = None,
         settings: CanonicalizeSettings | None = None,
         rebuild: bool = False,
     ) -> None:
-        self.store = store
-        self.iris = iris
-        self.profile = load_profile(profile) if isinstance(profile, str) else profile
+        self.store = ctx.store
+        self.iris = ctx.iris
+        self.profile = ctx.profile
         self.settings = settings or load_settings(self.profile)
         self.policies = merge_policy(self.profile)
         self.embedder = embedder or make_embedder(os.environ.get("CLAIMGRAPH_EMBEDDER") or self.settings.embedder)
-        self.directory = sidecar_dir if sidecar_dir is not None else default_sidecar_dir(store.location)
+        self.directory = sidecar_dir if sidecar_dir is not None else default_sidecar_dir(ctx.store.location)
         self.cache = EmbeddingCache(self.embedder, self.directory)
         self.summary = CanonicalizeSummary()
         self._merge_rewrite = read_sparql("merge", "rewrite-iri.ru")
@@ -167,7 +164,7 @@ class Canonicalizer:
             self.summary.add(paper_id, plan)
             return plan
         with self.timed("sparql"):
-            if not self.store.ask("ASK { GRAPH ?g { ?g a ?paperClass } }", {"g": graph, "paperClass": CG.Paper}):
+            if not self.store.ask("ASK WHERE { GRAPH ?g { ?g a ?paperClass } }", {"g": graph, "paperClass": CG.Paper}):
                 raise CanonicalizeError(f"paper {paper_id} is not in the store ({graph.value}); ingest it first")
             rows = [row for row in node_rows(self.store, self.iris, graph) if self._needs_placing(row)]
         with self.timed("embed"):
@@ -296,10 +293,8 @@ class Canonicalizer:
 
 
 def canonicalize_papers(
-    store: Store,
-    iris: IriScheme,
+    ctx: Context,
     paper_ids: Sequence[str] | None = None,
-    profile: Profile | str = "discourse",
     *,
     sidecar_dir: Path | None = None,
     embedder: Embedder | None = None,
@@ -312,8 +307,8 @@ def canonicalize_papers(
     ``sidecar_dir`` defaults to the folder next to the store (see
     ``default_sidecar_dir``); ``embedder`` to the profile's ``[canonicalize] embedder``.
     """
-    canonicalizer = Canonicalizer(store, iris, profile, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings)
-    ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(store, iris)
+    canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings)
+    ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(ctx.store, ctx.iris)
     for paper_id in ids:
         plan = canonicalizer.canonicalize_paper(paper_id, force)
         if on_paper:
@@ -332,17 +327,15 @@ class ReindexSummary:
 
 
 def reindex(
-    store: Store,
-    iris: IriScheme,
-    profile: Profile | str = "discourse",
+    ctx: Context,
     *,
     sidecar_dir: Path | None = None,
     embedder: Embedder | None = None,
     settings: CanonicalizeSettings | None = None,
 ) -> ReindexSummary:
     """Rebuild the sidecar from the store alone and write it (the cached embeddings are reused)."""
-    canonicalizer = Canonicalizer(store, iris, profile, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True)
-    store.update(read_sparql("merge", "recount-hub-members.ru"), {"canonical": iris.canonical_graph()})
+    canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True)
+    ctx.store.update(read_sparql("merge", "recount-hub-members.ru"), {"canonical": ctx.iris.canonical_graph()})
     canonicalizer.save()
     sizes = {name: len(partition) for name, partition in sorted(canonicalizer.sidecar.partitions.items())}
     return ReindexSummary(canonicalizer.directory, len(canonicalizer.sidecar.covered), sizes, canonicalizer.cache.computed, canonicalizer.summary.rebuilt)

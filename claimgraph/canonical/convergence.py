@@ -12,13 +12,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from claimgraph.canonical.state import covered_papers
+from claimgraph.context import Context
 from claimgraph.papers.document_graph import stored_paper_ids
-from claimgraph.profile.manifest import Profile, load_profile
 from claimgraph.profile.ontology import merge_policy
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import local_name
-from claimgraph.store import Store
 
 MEASURES = ("nodes", "hubs", "attached to a hub", "merged")
 
@@ -46,10 +44,10 @@ class Convergence:
         return rows
 
 
-def convergence(store: Store, iris: IriScheme, profile: Profile | str = "discourse") -> Convergence:
+def convergence(ctx: Context) -> Convergence:
     """The convergence measures of the store, for the node types canonicalization handles."""
-    profile = load_profile(profile) if isinstance(profile, str) else profile
-    policies = merge_policy(profile)
+    store, iris = ctx.store, ctx.iris
+    policies = merge_policy(ctx.profile)
     canonical = {"canonical": iris.canonical_graph()}
     by_type: dict[str, dict[str, int]] = defaultdict(dict)
     for row in store.select(read_internal_query("convergence"), canonical):

@@ -1,87 +1,66 @@
-"""The ``claimgraph`` command: global options, subcommand dispatch, errors -> exit codes.
+"""The ``claimgraph`` command: global options, subcommand dispatch, errors -> one line and an exit code.
 
 Exit codes: 0 all went well; 1 the command ran but found problems (an input
-failed to load, a shape violation); 2 it could not run (bad arguments, store
-unreachable, missing asset); 130 interrupted.
+failed to load, a shape violation, a residual); 2 it could not run (bad
+arguments, store unreachable, missing asset); 130 interrupted. Building the
+parser imports no heavy library, so ``--help`` is instant.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
-from rich.markup import escape
-
 from claimgraph import __version__
-from claimgraph.cli.commands import (
-    audit,
-    canonicalize,
-    demo,
-    diff,
-    export,
-    ingest,
-    query,
-    reasoning,
-    reindex,
-    repair,
-    stats,
-    validate,
-)
+from claimgraph.cli.options import add_global_options
 from claimgraph.cli.render import err
 from claimgraph.errors import ClaimgraphError
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
 
-DEFAULT_STORE = "claimgraph-store"
-
-COMMANDS = [demo, ingest, validate, query, export, stats, canonicalize, reindex, repair, audit, diff, reasoning]
+COMMAND_MODULES = (
+    "claimgraph.cli.commands.ingest",
+    "claimgraph.cli.commands.quality",
+    "claimgraph.cli.commands.canonical",
+    "claimgraph.cli.commands.reasoning",
+    "claimgraph.cli.commands.inspect",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="claimgraph",
-        description="Turn scientific papers into a typed, validated, cross-paper knowledge graph.",
-    )
+    parser = argparse.ArgumentParser(prog="claimgraph", description="Turn scientific papers into a typed, validated, cross-paper knowledge graph.")
     parser.add_argument("--version", action="version", version=f"claimgraph {__version__}")
-    parser.add_argument(
-        "--store",
-        default=os.environ.get("CLAIMGRAPH_STORE", DEFAULT_STORE),
-        help="embedded store directory, or http(s) URL of a SPARQL server "
-        "(Oxigraph layout: URL/query, URL/update); env CLAIMGRAPH_STORE; default %(default)s",
-    )
-    parser.add_argument(
-        "--base",
-        default=os.environ.get("CLAIMGRAPH_BASE"),
-        help="base IRI of instance data; env CLAIMGRAPH_BASE",
-    )
-    parser.add_argument(
-        "--profile",
-        default=os.environ.get("CLAIMGRAPH_PROFILE", "discourse"),
-        help="profile (ontology + shapes + prompts + repairs); default %(default)s",
-    )
+    add_global_options(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMANDS:
-        module.register(subparsers)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args) or EXIT_OK)
     except ClaimgraphError as error:
-        err.print(f"[red]error:[/red] {escape(str(error))}")
+        err(f"error: {error}")
         return EXIT_ERROR
     except KeyboardInterrupt:
-        err.print("interrupted")
-        return 130
+        err("interrupted")
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
+        sys.stderr.close()
         return EXIT_OK
+    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+        if os.environ.get("CLAIMGRAPH_DEBUG"):
+            raise
+        err(f"error: unexpected {type(error).__name__}: {error} (set CLAIMGRAPH_DEBUG=1 for the traceback, and please report it)")
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import NamedNode
 
+from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.extract.model import PaperExtraction, extraction_triples, node_iri
 from claimgraph.extract.steps import STEPS, Extractor, StepLog
@@ -24,12 +25,9 @@ from claimgraph.llm.client import LLMClient, open_client
 from claimgraph.llm.config import LLMConfig
 from claimgraph.loaders.document import Document
 from claimgraph.papers.audit import Activity, now
-from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import extracted_class_names
 from claimgraph.quality.gate import measure_graph
 from claimgraph.quality.validation import validate_graph
-from claimgraph.rdf.iris import IriScheme
-from claimgraph.store import Store
 
 SHAPE_VIOLATIONS = "shape_violations"
 
@@ -46,18 +44,16 @@ class ExtractionReport:
         return [f"{log.step} {failure}" for log in self.steps for failure in log.failed_calls]
 
 
-def measure_with_shapes(store: Store, iris: IriScheme, profile: Profile, paper_id: str, vocabulary: NamedNode, graph: NamedNode) -> dict[str, int]:
+def measure_with_shapes(ctx: Context, paper_id: str, graph: NamedNode) -> dict[str, int]:
     """The gate measures of one of the paper's graphs, plus how many of its nodes fail their shape."""
-    measures = measure_graph(store, graph, iris.paper(paper_id), vocabulary)
-    measures[SHAPE_VIOLATIONS] = validate_graph(store, graph, profile).nodes_failed
+    measures = measure_graph(ctx, graph, ctx.iris.paper(paper_id))
+    measures[SHAPE_VIOLATIONS] = validate_graph(ctx, graph).nodes_failed
     return measures
 
 
-async def extract_paper(
-    store: Store, iris: IriScheme, profile: Profile, document: Document, client: LLMClient,
-    vocabulary: NamedNode, max_reprompts: int = 2,
-) -> ExtractionReport:
+async def extract_paper(ctx: Context, document: Document, client: LLMClient, max_reprompts: int = 2) -> ExtractionReport:
     """Run every step on the document (already stored by ingest) and leave the result in its raw and paper graphs."""
+    store, iris, profile = ctx.store, ctx.iris, ctx.profile
     pid = document.paper_id
     report = ExtractionReport(pid)
     extraction = PaperExtraction(document)
@@ -68,7 +64,7 @@ async def extract_paper(
         before = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
         log: StepLog = await getattr(extractor, step)(extraction)
         store.replace_graph(raw, extraction_triples(extraction, iris, profile))
-        measures = measure_with_shapes(store, iris, profile, pid, vocabulary, raw)
+        measures = measure_with_shapes(ctx, pid, raw)
         report.steps.append(log)
         report.measures.append((step, measures))
         after = {node_iri(iris, pid, node) for node in extraction.nodes.values()}
@@ -80,26 +76,20 @@ async def extract_paper(
     return report
 
 
-async def _extract_all(
-    store: Store, iris: IriScheme, profile: Profile, documents: Sequence[Document], config: LLMConfig,
-    accounting: Accounting, vocabulary: NamedNode,
-) -> dict[str, ExtractionReport | ClaimgraphError]:
+async def _extract_all(ctx: Context, documents: Sequence[Document], config: LLMConfig, accounting: Accounting) -> dict[str, ExtractionReport | ClaimgraphError]:
     async with open_client(config, accounting) as client:
 
         async def one(document: Document) -> tuple[str, ExtractionReport | ClaimgraphError]:
             try:
-                return document.paper_id, await extract_paper(store, iris, profile, document, client, vocabulary)
+                return document.paper_id, await extract_paper(ctx, document, client)
             except ClaimgraphError as error:
                 return document.paper_id, error
 
         return dict(await asyncio.gather(*(one(document) for document in documents)))
 
 
-def run_extractions(
-    store: Store, iris: IriScheme, profile: Profile, documents: Sequence[Document], config: LLMConfig,
-    accounting: Accounting, vocabulary: NamedNode,
-) -> dict[str, ExtractionReport | ClaimgraphError]:
+def run_extractions(ctx: Context, documents: Sequence[Document], config: LLMConfig, accounting: Accounting) -> dict[str, ExtractionReport | ClaimgraphError]:
     """Extract several papers at once, sharing one client (and its concurrency bound); a paper's error is its own."""
     if not documents:
         return {}
-    return asyncio.run(_extract_all(store, iris, profile, documents, config, accounting, vocabulary))
+    return asyncio.run(_extract_all(ctx, documents, config, accounting))

@@ -6,7 +6,6 @@ does not end up in a repository or in ``ps`` output).
 
 from __future__ import annotations
 
-import argparse
 import os
 import tomllib
 from collections.abc import Mapping
@@ -136,27 +135,3 @@ def load_config(
         if value is not None:
             settings[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
     return replace(LLMConfig(), **settings)  # type: ignore[arg-type]
-
-
-def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
-    """The LLM flags of a command; every default is None so that unset flags do not override."""
-    group = parser.add_argument_group("LLM endpoint (flags > environment > config file > defaults)")
-    group.add_argument("--config", type=Path, help=f"TOML file with an [llm] table; default ./{DEFAULT_CONFIG_FILE} if present")
-    group.add_argument("--model", help=f"model name; env CLAIMGRAPH_MODEL; default {DEFAULT_MODEL}")
-    group.add_argument("--base-url", help="OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp ...); env OPENAI_BASE_URL")
-    group.add_argument("--temperature", type=float)
-    group.add_argument("--max-tokens", type=int, help="completion token limit per call")
-    group.add_argument("--llm-timeout", type=float, dest="timeout", metavar="SECONDS", help="per-request timeout")
-    group.add_argument("--max-retries", type=int, help="retries of a call on 429, 5xx, timeouts, dropped connections")
-    group.add_argument("--concurrency", type=int, dest="max_concurrency", help="LLM requests in flight at most")
-    group.add_argument("--cache-dir", help=f"response cache directory ('none' disables); env CLAIMGRAPH_LLM_CACHE; default {DEFAULT_CACHE_DIR}")
-    group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
-    group.add_argument("--replay", dest="replay_dir", metavar="DIR", help="serve recorded responses from DIR (a cache directory); sends nothing")
-
-
-def config_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> LLMConfig:
-    """The LLMConfig of a command whose parser had ``add_llm_arguments``."""
-    keys = ("model", "base_url", "temperature", "max_tokens", "timeout", "max_retries", "max_concurrency", "cache_dir", "replay_dir")
-    overrides = {key: getattr(args, key, None) for key in keys}
-    config = load_config(getattr(args, "config", None), environ, overrides)
-    return replace(config, cache_dir=None) if getattr(args, "no_cache", False) else config

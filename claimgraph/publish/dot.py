@@ -14,13 +14,11 @@ import urllib.parse
 
 from pyoxigraph import Literal, NamedNode
 
-from claimgraph.profile.manifest import Profile
+from claimgraph.context import Context
 from claimgraph.profile.ontology import edge_labels
 from claimgraph.profile.vocabulary import RAW_LABEL
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG, XSD
-from claimgraph.store import Store
 
 AGGREGATED_INTO = "aggregated-into"
 
@@ -49,9 +47,10 @@ def _flag(value: object) -> bool:
     return isinstance(value, Literal) and value.value in ("true", "1")
 
 
-def reasoning_dot(store: Store, iris: IriScheme, profile: Profile, paper_id: str, evaluation_view: bool = False) -> str:
+def reasoning_dot(ctx: Context, paper_id: str, evaluation_view: bool = False) -> str:
     """The paper's reasoning graph as one DOT digraph."""
-    paper = iris.paper(paper_id)
+    store, profile = ctx.store, ctx.profile
+    paper = ctx.iris.paper(paper_id)
     bindings = {"graph": paper, "scaffolding": Literal("false" if evaluation_view else "true", datatype=XSD.boolean)}
     lines = [f"digraph {quote(paper_id)} {{"]
     for row in store.select(read_internal_query("reasoning-nodes"), bindings):

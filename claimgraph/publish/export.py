@@ -19,9 +19,9 @@ import rdflib
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
 from claimgraph.assets import read_asset
+from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.document_graph import stored_paper_ids
-from claimgraph.profile.manifest import Profile, load_profile
 from claimgraph.publish.dot import reasoning_dot
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import PREFIXES, XSD
@@ -37,13 +37,11 @@ class ExportError(ClaimgraphError):
 
 
 def export(
-    store: Store,
+    ctx: Context,
     fmt: str,
     paper_ids: Iterable[str] | None = None,
-    iris: IriScheme | None = None,
     kinds: Collection[str] = ("paper",),
     everything: bool = False,
-    profile: Profile | str = "peirce",
     evaluation_view: bool = False,
 ) -> bytes:
     """The chosen papers' graphs in ``fmt`` (one of ALL_FORMAT_NAMES).
@@ -52,17 +50,16 @@ def export(
     the graphs of ``kinds`` (by default its paper graph only); ``everything``
     exports every named graph instead (canonical hubs included). Turtle and N-Triples
     get the union of the triples; the other formats keep the graph names.
-    ``dot`` writes each chosen paper's reasoning graph (``profile`` names its
-    edge labels); ``evaluation_view`` leaves the scaffolding root out.
+    ``dot`` writes each chosen paper's reasoning graph (the context's profile
+    names its edge labels); ``evaluation_view`` leaves the scaffolding root out.
     """
-    iris = iris or IriScheme()
+    store, iris = ctx.store, ctx.iris
     if fmt not in ALL_FORMAT_NAMES:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(ALL_FORMAT_NAMES)}")
     if fmt == "dot":
         chosen = stored_paper_ids(store, iris) if paper_ids is None else list(paper_ids)
         selected_graphs(store, chosen, iris, ("paper",))
-        loaded = load_profile(profile) if isinstance(profile, str) else profile
-        return "".join(reasoning_dot(store, iris, loaded, paper_id, evaluation_view) for paper_id in chosen).encode("utf-8")
+        return "".join(reasoning_dot(ctx, paper_id, evaluation_view) for paper_id in chosen).encode("utf-8")
     if everything:
         graphs = None
     else:

@@ -21,13 +21,12 @@ from functools import cache
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.assets import asset_path
+from claimgraph.context import Context
 from claimgraph.papers.audit import Activity, now
-from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import rule_violations
 from claimgraph.quality.shapes import compile_profile
 from claimgraph.rdf.binding import bind
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import query_description, read_internal_query, read_sparql, read_sparql_file
 from claimgraph.rdf.vocab import CG
 from claimgraph.store import Store
@@ -49,10 +48,10 @@ def measures() -> tuple[Measure, ...]:
     return tuple(Measure(path.stem, query_description(path), read_sparql_file(path)) for path in sorted(folder.glob("*.rq")))
 
 
-def measure_graph(store: Store, graph: NamedNode, paper: NamedNode, vocabulary: NamedNode) -> dict[str, int]:
-    """Every measure of one graph, computed in the store."""
-    bindings = {"graph": graph, "paper": paper, "vocabulary": vocabulary}
-    return {measure.name: store.scalar(measure.text, bindings) for measure in measures()}
+def measure_graph(ctx: Context, graph: NamedNode, paper: NamedNode) -> dict[str, int]:
+    """Every measure of one graph (``paper``: the paper graph its annotation IRIs derive from), computed in the store."""
+    bindings = {"graph": graph, "paper": paper, "vocabulary": ctx.vocabulary}
+    return {measure.name: ctx.store.scalar(measure.text, bindings) for measure in measures()}
 
 
 @dataclass
@@ -70,15 +69,15 @@ class GateReport:
         return not self.violations and not self.residuals
 
 
-def gate_paper(store: Store, iris: IriScheme, profile: Profile, paper_id: str, vocabulary: NamedNode) -> GateReport:
+def gate_paper(ctx: Context, paper_id: str) -> GateReport:
     """Measure the raw and repaired graphs, run the rules, and record the residuals on the paper."""
-    paper = iris.paper(paper_id)
-    raw = measure_graph(store, iris.raw_graph(paper_id), paper, vocabulary)
-    repaired = measure_graph(store, paper, paper, vocabulary)
-    violations = rule_violations(store, paper, compile_profile(profile).rules, vocabulary)
-    kept = {label for label in stored_residuals(store, paper) if label in MATERIALIZER_RESIDUALS}
+    paper = ctx.iris.paper(paper_id)
+    raw = measure_graph(ctx, ctx.iris.raw_graph(paper_id), paper)
+    repaired = measure_graph(ctx, paper, paper)
+    violations = rule_violations(ctx.store, paper, compile_profile(ctx.profile).rules, ctx.vocabulary)
+    kept = {label for label in stored_residuals(ctx.store, paper) if label in MATERIALIZER_RESIDUALS}
     residuals = sorted(kept | {violation.residual for violation in violations if violation.residual})
-    write_residuals(store, paper, residuals)
+    write_residuals(ctx.store, paper, residuals)
     return GateReport(paper_id, raw, repaired, violations, residuals)
 
 

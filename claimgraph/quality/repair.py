@@ -21,12 +21,11 @@ from pathlib import Path
 
 from pyoxigraph import NamedNode, Triple
 
+from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import Activity, now, record
 from claimgraph.profile.manifest import Profile
-from claimgraph.profile.vocabulary import load_vocabulary
 from claimgraph.quality.gate import GateReport, gate_activity, gate_paper
-from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query, read_sparql_file
 from claimgraph.store import Store
 
@@ -106,34 +105,22 @@ def run_script(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path
     return run, after
 
 
-def repair_graph(store: Store, graph: NamedNode, vocabulary: NamedNode, profile: Profile) -> list[ScriptRun]:
+def repair_graph(ctx: Context, graph: NamedNode) -> list[ScriptRun]:
     """Run every repair script of the profile on one graph, in order (nothing recorded)."""
     runs = []
     triples: set[Triple] | None = None
-    for path in script_paths(profile):
-        run, triples = run_script(store, graph, vocabulary, path, triples)
+    for path in script_paths(ctx.profile):
+        run, triples = run_script(ctx.store, graph, ctx.vocabulary, path, triples)
         runs.append(run)
     return runs
 
 
-def repair_paper(
-    store: Store,
-    iris: IriScheme,
-    profile: Profile,
-    paper_id: str,
-    vocabulary: NamedNode | None = None,
-    extra: Sequence[Activity] = (),
-) -> PaperRepair:
-    """Repair a stored paper's graph, gate it, and append ``extra`` + one activity per script + the gate to its audit trail.
-
-    ``vocabulary`` is the IRI returned by load_vocabulary; when omitted the
-    vocabulary graph is (re)written first.
-    """
-    graph = iris.paper(paper_id)
-    if not store.ask("ASK { GRAPH ?graph { ?graph ?p ?o } }", {"graph": graph}):
-        raise RepairError(f"no paper {paper_id!r} in the store at {store.location}")
-    vocabulary = vocabulary or load_vocabulary(store, iris, profile)
-    result = PaperRepair(paper_id, repair_graph(store, graph, vocabulary, profile))
-    result.gate = gate_paper(store, iris, profile, paper_id, vocabulary)
-    record(store, iris, paper_id, [*extra, *(run.activity() for run in result.runs), gate_activity(result.gate)])
+def repair_paper(ctx: Context, paper_id: str, extra: Sequence[Activity] = ()) -> PaperRepair:
+    """Repair a stored paper's graph, gate it, and append ``extra`` + one activity per script + the gate to its audit trail."""
+    graph = ctx.iris.paper(paper_id)
+    if not ctx.store.ask("ASK WHERE { GRAPH ?graph { ?graph ?p ?o } }", {"graph": graph}):
+        raise RepairError(f"no paper {paper_id!r} in the store at {ctx.store.location}")
+    result = PaperRepair(paper_id, repair_graph(ctx, graph))
+    result.gate = gate_paper(ctx, paper_id)
+    record(ctx.store, ctx.iris, paper_id, [*extra, *(run.activity() for run in result.runs), gate_activity(result.gate)])
     return result

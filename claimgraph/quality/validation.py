@@ -16,43 +16,43 @@ from collections.abc import Iterable
 import pyoxigraph
 from pyoxigraph import BlankNode, NamedNode, Quad, RdfFormat
 
-from claimgraph.profile.manifest import Profile, load_profile
-from claimgraph.profile.vocabulary import load_vocabulary
+from claimgraph.context import Context
+from claimgraph.errors import ClaimgraphError
+from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import GraphReport, ShapeResult, ValidationReport
 from claimgraph.quality.rules import rule_violations
 from claimgraph.quality.shapes import ResultRow, compile_profile, shape_results
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.store import Store, ntriples
+from claimgraph.store import ntriples
 
 
-def validate_graph(store: Store, graph_iri: NamedNode, profile: Profile | str = "discourse", iris: IriScheme | None = None) -> ValidationReport:
+class UnknownPaperError(ClaimgraphError):
+    """Validation was asked for papers the store does not hold."""
+
+
+def validate_graph(ctx: Context, graph: NamedNode) -> ValidationReport:
     """Validate one named graph: shapes on every typed node, then the profile's gate rules."""
-    return _validate_graphs(store, [graph_iri], _profile(profile), 1, iris or IriScheme())
+    return _validate_graphs(ctx, [graph], workers=1)
 
 
-def validate_store(
-    store: Store,
-    profile: Profile | str = "discourse",
-    paper_ids: Iterable[str] | None = None,
-    iris: IriScheme | None = None,
-    workers: int | None = None,
-) -> ValidationReport:
+def validate_store(ctx: Context, paper_ids: Iterable[str] | None = None, workers: int | None = None) -> ValidationReport:
     """Validate the given papers' graphs, or every paper graph (not raw/audit) and the canonical graph.
 
     Shapes run in ``workers`` processes (default: one per CPU) since pyshex is
-    pure Python; the store is only read in this process.
+    pure Python; the store is only read in this process. An id the store does
+    not hold is an error, not a pass.
     """
-    iris = iris or IriScheme()
+    iris = ctx.iris
     if paper_ids is not None:
         graphs = [iris.paper(paper_id) for paper_id in paper_ids]
+        present = set(ctx.store.graph_names())
+        missing = [iris.paper_id_of(graph) for graph in graphs if graph not in present]
+        if missing:
+            raise UnknownPaperError(f"no paper {', '.join(map(repr, missing))} in the store at {ctx.store.location} (claimgraph stats lists them)")
     else:
         canonical = iris.canonical_graph()
-        graphs = [graph for graph in store.graph_names() if graph == canonical or _is_paper_graph(graph, iris)]
-    return _validate_graphs(store, graphs, _profile(profile), workers or os.cpu_count() or 1, iris)
-
-
-def _profile(profile: Profile | str) -> Profile:
-    return load_profile(profile) if isinstance(profile, str) else profile
+        graphs = [graph for graph in ctx.store.graph_names() if graph == canonical or _is_paper_graph(graph, iris)]
+    return _validate_graphs(ctx, graphs, workers or os.cpu_count() or 1)
 
 
 def _is_paper_graph(graph: NamedNode, iris: IriScheme) -> bool:
@@ -60,9 +60,9 @@ def _is_paper_graph(graph: NamedNode, iris: IriScheme) -> bool:
     return paper_id is not None and graph == iris.paper(paper_id)
 
 
-def _validate_graphs(store: Store, graphs: list[NamedNode], profile: Profile, workers: int, iris: IriScheme) -> ValidationReport:
+def _validate_graphs(ctx: Context, graphs: list[NamedNode], workers: int) -> ValidationReport:
+    store, profile = ctx.store, ctx.profile
     compiled = compile_profile(profile)
-    vocabulary = load_vocabulary(store, iris, profile)
     report = ValidationReport(compiled.name)
     if workers > 1 and len(graphs) > 1 and "fork" in multiprocessing.get_all_start_methods():
         # fork: workers inherit the compiled profile; batches bound the memory held as N-Triples.
@@ -77,7 +77,7 @@ def _validate_graphs(store: Store, graphs: list[NamedNode], profile: Profile, wo
             rows = shape_results(store.triples(graph), compiled)
             report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in rows]))
     for graph_report in report.graphs:
-        graph_report.violations.extend(rule_violations(store, graph_report.graph, compiled.rules, vocabulary))
+        graph_report.violations.extend(rule_violations(store, graph_report.graph, compiled.rules, ctx.vocabulary))
     return report
 
 

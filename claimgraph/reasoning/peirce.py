@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Triple
 
+from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.annotations import edge_annotation_triples
 from claimgraph.papers.audit import Activity, now
@@ -233,24 +234,20 @@ def structure_triples(store: Store, paper: NamedNode) -> list[Triple]:
     return [t for t in triples if t.subject not in reasoning and not (t.subject == paper and t.predicate in dropped)]
 
 
-def store_reasoning(
-    store: Store, iris: IriScheme, profile: Profile, paper_id: str, response: str, source_name: str, vocabulary: NamedNode | None = None
-) -> ReasoningResult:
-    """Materialize a response for a stored paper, store it raw and as the paper graph, then repair and gate it.
-
-    ``vocabulary`` is the profile's vocabulary graph when already loaded (see repair.load_vocabulary).
-    """
+def store_reasoning(ctx: Context, paper_id: str, response: str, source_name: str) -> ReasoningResult:
+    """Materialize a response for a stored paper, store it raw and as the paper graph, then repair and gate it."""
+    store, iris = ctx.store, ctx.iris
     paper = iris.paper(paper_id)
     structure = structure_triples(store, paper)
     if not any(t.subject == paper and t.predicate == RDF.type and t.object == CG.Paper for t in structure):
         raise ReasoningError(f"no paper {paper_id!r} in the store at {store.location}; ingest its ARCHE JSON first")
     started = now()
     parsed = materialize(response)
-    materialized = reasoning_triples(parsed, profile, iris, paper_id, source_anchors(store, paper))
+    materialized = reasoning_triples(parsed, ctx.profile, iris, paper_id, source_anchors(store, paper))
     triples = list(dict.fromkeys([*structure, *materialized.triples]))
     store.replace_graphs({paper: triples, iris.raw_graph(paper_id): triples})
     activity = materialize_activity(parsed, materialized, source_name, started)
-    return ReasoningResult(paper_id, parsed, materialized, repair_paper(store, iris, profile, paper_id, vocabulary, extra=[activity]))
+    return ReasoningResult(paper_id, parsed, materialized, repair_paper(ctx, paper_id, extra=[activity]))
 
 
 def materialize_activity(parsed: ParsedGraph, materialized: Materialized, source_name: str, started: datetime) -> Activity:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from claimgraph.errors import StoreError
 from claimgraph.store.base import (
     EXPORT_FORMATS,
     QueryResult,
@@ -21,9 +23,15 @@ __all__ = [
 ]
 
 
-def open_store(location: str | Path) -> Store:
-    """An http(s) URL opens a remote endpoint; anything else is an embedded store directory."""
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def open_store(location: str | Path, read_only: bool = False) -> Store:
+    """An http(s) URL (any case) opens a remote endpoint; another scheme is refused; anything else is a directory."""
     text = str(location)
-    if text.startswith(("http://", "https://")):
+    scheme = _SCHEME.match(text)
+    if scheme is None:
+        return EmbeddedStore(text, read_only=read_only)
+    if scheme.group(1).lower() in ("http", "https"):
         return RemoteStore.from_base_url(text)
-    return EmbeddedStore(text)
+    raise StoreError(f"store {text!r}: unsupported URL scheme {scheme.group(1)!r}; give an http(s) URL of a SPARQL server or a directory")

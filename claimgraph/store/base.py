@@ -147,8 +147,13 @@ class Store(ABC):
         return [quad.triple for quad in self.quads(graph)]
 
     def graph_names(self) -> list[NamedNode]:
-        rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g")
-        return [row["g"] for row in rows]  # type: ignore[misc]
+        """The named graphs that hold triples, sorted by IRI."""
+        rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
+        return sorted((row["g"] for row in rows if isinstance(row.get("g"), NamedNode)), key=lambda graph: graph.value)  # type: ignore[misc]
+
+    def has_graph(self, graph: NamedNode) -> bool:
+        """Whether the named graph holds any triple."""
+        return self.ask("ASK WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph})
 
     def count_triples(self, graph: NamedNode | None = None) -> int:
         if graph is None:

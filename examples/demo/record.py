@@ -13,11 +13,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from claimgraph.demo import DEMO_DIR, demo_config, demo_papers, demo_rules
-from claimgraph.testing.fake_llm import running_fake_llm
-from claimgraph.workflow import ingest_paths
-from claimgraph.rdf.iris import IriScheme
+from claimgraph.context import Context
+from claimgraph.demo import DEMO_DIR, demo_config, demo_papers
 from claimgraph.store import EmbeddedStore
+from claimgraph.testing.demo_script import demo_rules
+from claimgraph.testing.fake_llm import running_fake_llm
+from claimgraph.workflow import IngestOptions, Workflow
 
 
 def main() -> None:
@@ -25,7 +26,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, running_fake_llm(demo_rules()) as server:
         cache = Path(folder) / "recordings"
         config = demo_config(base_url=server.base_url, cache_dir=cache, replay_dir=None)
-        result = ingest_paths(EmbeddedStore(), demo_papers(), IriScheme(), llm=config)
+        result = Workflow(Context(EmbeddedStore())).ingest(demo_papers(), IngestOptions(llm=config, canonicalize=False, validate=False))
         failures = [f for report in result.extractions for f in report.failed_calls] + [f.message for f in result.failures]
         if failures:
             raise SystemExit("recording failed:\n" + "\n".join(failures))

@@ -16,6 +16,7 @@ from claimgraph.profile.ontology import merge_policy
 from claimgraph.quality.validation import validate_store
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG
+from claimgraph.context import Context
 
 LOW = CanonicalizeSettings(default_threshold=0.45)  # "smoking habit" vs "smoking habits" share one of two words
 
@@ -40,13 +41,13 @@ def two_papers(store, iris, discourse_paper):
 
 
 def test_merge_policy_comes_from_the_ontology_annotations(two_papers, iris, tmp_path: Path) -> None:
-    canonicalizer = Canonicalizer(two_papers, iris, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    canonicalizer = Canonicalizer(Context(two_papers, iris), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
     assert canonicalizer.policies == merge_policy(load_profile("discourse"))
     assert canonicalizer.policies[CG.Factor.value] == "aggressive" and canonicalizer.policies[CG.Claim.value] == "cautious"
 
 
 def test_aggressive_merge_rewrites_every_incident_edge_and_annotation(two_papers, iris, tmp_path: Path) -> None:
-    summary = canonicalize_papers(two_papers, iris, ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    summary = canonicalize_papers(Context(two_papers, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
     assert summary.merges == 1
     old, new = iris.node("b", "factor", "smoke"), iris.node("a", "factor", "smoking")
     leftovers = two_papers.select(
@@ -57,12 +58,12 @@ def test_aggressive_merge_rewrites_every_incident_edge_and_annotation(two_papers
         "SELECT ?s ?p WHERE { GRAPH ?g { ?s ?p ?new } }", {"g": iris.paper("b"), "new": new})}
     assert (iris.node("b", "association", "1").value, CG.arg0.value) in edges
     assert (iris.node("b", "claim", "1").value, CG.mentions.value) in edges
-    report = validate_store(two_papers, "discourse", iris=iris, workers=1)
+    report = validate_store(Context(two_papers, iris), workers=1)
     assert list(report.lines()) == [] and report.conforms  # includes annotation_sync: annotation IRIs re-derived
 
 
 def test_merge_unions_provenance_and_is_listed_from_the_audit_graph(two_papers, iris, tmp_path: Path) -> None:
-    canonicalize_papers(two_papers, iris, ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    canonicalize_papers(Context(two_papers, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
     survivor, retired = iris.node("a", "factor", "smoking"), iris.node("b", "factor", "smoke")
     assert graphs_describing(two_papers, survivor) == {"a", "b"}
     assert graphs_describing(two_papers, retired) == set()
@@ -75,7 +76,7 @@ def test_merge_unions_provenance_and_is_listed_from_the_audit_graph(two_papers, 
 
 def test_survivor_embedding_is_the_confidence_weighted_average(two_papers, iris, tmp_path: Path) -> None:
     embedder = HashingEmbedder()
-    canonicalizer = Canonicalizer(two_papers, iris, sidecar_dir=tmp_path / "side", embedder=embedder, settings=LOW)
+    canonicalizer = Canonicalizer(Context(two_papers, iris), sidecar_dir=tmp_path / "side", embedder=embedder, settings=LOW)
     canonicalizer.canonicalize_paper("a")
     canonicalizer.canonicalize_paper("b")
     partition = canonicalizer.sidecar.partition("merge", CG.Factor.value)
@@ -90,11 +91,11 @@ def test_survivor_embedding_is_the_confidence_weighted_average(two_papers, iris,
 def test_the_higher_confidence_newcomer_survives_and_the_older_graph_is_rewritten(store, iris, discourse_paper, tmp_path: Path) -> None:
     load(store, iris, discourse_paper, "a", factors={"smoking": ("smoking habit", 0.3), "tar": ("tar", 0.9)}, associations=[("1", "smoking", "tar")])
     load(store, iris, discourse_paper, "b", factors={"smoke": ("smoking habits", 0.8), "x": ("x", 0.9)}, associations=[("1", "smoke", "x")])
-    canonicalize_papers(store, iris, ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
     survivor = iris.node("b", "factor", "smoke")
     assert graphs_describing(store, survivor) == {"a", "b"}
     assert store.ask("ASK { GRAPH ?a { ?assoc ?arg0 ?survivor } }", {"a": iris.paper("a"), "arg0": CG.arg0, "survivor": survivor})
-    assert validate_store(store, "discourse", iris=iris, workers=1).conforms
+    assert validate_store(Context(store, iris), workers=1).conforms
 
 
 def test_cross_type_candidates_are_impossible(store, iris, discourse_paper, tmp_path: Path) -> None:
@@ -104,7 +105,7 @@ def test_cross_type_candidates_are_impossible(store, iris, discourse_paper, tmp_
          claims=[("1", "smoking is bad", None)])
     store.update("DELETE { GRAPH ?b { ?c a ?claim } } INSERT { GRAPH ?b { ?c a ?hypothesis } } WHERE { GRAPH ?b { ?c a ?claim } }",
                  {"b": iris.paper("b"), "c": iris.node("b", "claim", "1"), "claim": CG.Claim, "hypothesis": CG.Hypothesis})
-    canonicalizer = Canonicalizer(store, iris, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
+    canonicalizer = Canonicalizer(Context(store, iris), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
     canonicalizer.canonicalize_paper("a")
     plan = canonicalizer.canonicalize_paper("b")
     assert plan.merges == [] and plan.links == [] and plan.new_hubs == []

@@ -35,6 +35,13 @@ def store_dir(tmp_path: Path) -> str:
     return str(tmp_path / "store")
 
 
+def solutions(text: str) -> list[dict[str, str]]:
+    """The rows of a W3C SPARQL JSON results document, values only."""
+    document = json.loads(text)
+    assert set(document) == {"head", "results"}
+    return [{name: term["value"] for name, term in binding.items()} for binding in document["results"]["bindings"]]
+
+
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     captured = capsys.readouterr()
@@ -83,8 +90,10 @@ def test_query_by_name_in_each_format(capsys, store_dir: str) -> None:
     run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
     code, out, _ = run(capsys, "--store", store_dir, "query", "papers-by-claims", "--format", "json")
     assert code == 0
-    (row,) = json.loads(out)
+    (row,) = solutions(out)
     assert row["id"] == "synthetic-ripples" and row["claims"] == "9" and row["sentences"] == "3"
+    (binding,) = json.loads(out)["results"]["bindings"]
+    assert binding["claims"] == {"type": "literal", "value": "9", "datatype": "http://www.w3.org/2001/XMLSchema#integer"}
     code, out, _ = run(capsys, "--store", store_dir, "query", "papers-by-claims", "--format", "csv")
     assert out.splitlines()[0] == "paper,id,claims,sentences,references"
     code, out, _ = run(capsys, "--store", store_dir, "query", "papers-by-claims")
@@ -95,10 +104,10 @@ def test_query_binds_values_safely(capsys, store_dir: str) -> None:
     run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
     hostile = '"} ; DROP ALL ; INSERT DATA { <x:a> <x:b> "c" } #'
     code, out, _ = run(capsys, "--store", store_dir, "query", "SELECT ?t WHERE { BIND(STRLEN(?text) AS ?t) }", "--bind", f"text={hostile}", "--format", "json")
-    assert code == 0 and json.loads(out) == [{"t": str(len(hostile))}]
+    assert code == 0 and solutions(out) == [{"t": str(len(hostile))}]
     code, out, _ = run(capsys, "--store", store_dir, "query", "sentence-assertions", "--format", "json",
                        "--bind", f"sentence=<{IriScheme().paper('synthetic-ripples').value}/sentence/3>")
-    assert [row["text"] for row in json.loads(out)] == ["The study asks whether film elasticity alone explains the extra damping of ripples."]
+    assert [row["text"] for row in solutions(out)] == ["The study asks whether film elasticity alone explains the extra damping of ripples."]
     with open_store(store_dir) as store:
         assert store.count_triples() > 0
 
@@ -123,7 +132,7 @@ def test_export_writes_a_file_that_parses_back(capsys, store_dir: str, tmp_path:
 def test_stats_counts_come_from_the_store(capsys, store_dir: str) -> None:
     run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
     code, out, _ = run(capsys, "--store", store_dir, "stats", "--format", "json")
-    stats = {row["measure"]: row["value"] for row in json.loads(out)}
+    stats = {row["measure"]: row["value"] for row in solutions(out)}
     with open_store(store_dir) as store:
         assert int(stats["papers"]) == 1
         assert int(stats["all triples"]) == store.count_triples()
@@ -136,7 +145,7 @@ def test_remote_store_through_the_cli(capsys, oxigraph_server: str) -> None:
     code, _, _ = run(capsys, "--store", oxigraph_server, "ingest", str(EXAMPLE))
     assert code == 0
     code, out, _ = run(capsys, "--store", oxigraph_server, "stats", "--format", "json")
-    assert {row["measure"]: row["value"] for row in json.loads(out)}["papers"] == "1"
+    assert {row["measure"]: row["value"] for row in solutions(out)}["papers"] == "1"
     open_store(oxigraph_server).update("DROP ALL")
 
 
@@ -147,7 +156,7 @@ def test_unreachable_remote_store_is_a_one_line_error(capsys) -> None:
 
 
 def test_ingest_extracts_prose_through_an_llm_endpoint_and_reuses_the_cache(capsys, store_dir: str, tmp_path: Path, monkeypatch) -> None:
-    from claimgraph.demo import demo_rules
+    from claimgraph.testing.demo_script import demo_rules
     from claimgraph.testing.fake_llm import running_fake_llm
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

@@ -7,17 +7,18 @@ from pathlib import Path
 import pytest
 
 from claimgraph.cli.main import main
+from claimgraph.context import Context
 from claimgraph.demo import demo_config, demo_papers
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore, open_store
-from claimgraph.workflow import ingest_paths
+from claimgraph.workflow import IngestOptions, Workflow
 
 CG = "https://w3id.org/claimgraph/ontology/v1#"
 
 
 def test_recordings_cover_every_call_of_the_demo() -> None:
     """Fails when a prompt template changed without `python examples/demo/record.py`."""
-    result = ingest_paths(EmbeddedStore(), demo_papers(), IriScheme(), llm=demo_config())
+    result = Workflow(Context(EmbeddedStore())).ingest(demo_papers(), IngestOptions(llm=demo_config(), canonicalize=False, validate=False))
     assert result.failures == []
     assert [f for report in result.extractions for f in report.failed_calls] == []
     totals = result.accounting.total().as_dict()
@@ -45,5 +46,6 @@ def test_demo_runs_offline_and_prints_each_step(capsys: pytest.CaptureFixture[st
         merged = opened.scalar(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?survivor <{CG}mergedFrom> ?retired }} }}")
     assert hubs > 0
     assert merged >= 1, "the two soil papers share factors, which merge across papers"
-    hub_row = next(line for line in out.splitlines() if line.strip("│ ").startswith("hubs ") and "│" in line)
-    assert [cell.strip() for cell in hub_row.strip("│").split("│")][1:3] == ["0", str(hubs)], "the convergence table reports the store's hubs"
+    convergence = out.split("convergence (computed in the store)", 1)[1]
+    hub_row = next(line.split() for line in convergence.splitlines() if line.startswith("hubs "))
+    assert hub_row[1:3] == ["0", str(hubs)], "the convergence table reports the store's hubs"

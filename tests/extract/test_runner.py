@@ -13,16 +13,16 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode
 
+from claimgraph.context import Context
 from claimgraph.extract.runner import run_extractions
 from claimgraph.llm.accounting import Accounting
 from claimgraph.loaders import load_document
+from claimgraph.papers.storage import store_document
 from claimgraph.profile.manifest import load_profile
-from claimgraph.profile.vocabulary import load_vocabulary
 from claimgraph.quality.repair import repair_paper
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore, Store
 from claimgraph.testing.fake_llm import FakeLLMServer, Rule, dropped, error
-from claimgraph.workflow import store_document
 
 CG = "https://w3id.org/claimgraph/ontology/v1#"
 PAPER = """# Shade and moss (synthetic)
@@ -103,11 +103,11 @@ class Run:
         self.accounting = Accounting()
 
     def __call__(self):
-        store_document(self.store, self.document, self.iris)
-        vocabulary = load_vocabulary(self.store, self.iris, self.profile)
-        reports = run_extractions(self.store, self.iris, self.profile, [self.document], self.config, self.accounting, vocabulary)
+        ctx = Context(self.store, self.iris, self.profile)
+        store_document(self.store, self.iris, self.document)
+        reports = run_extractions(ctx, [self.document], self.config, self.accounting)
         self.report = reports[self.document.paper_id]
-        self.repair = repair_paper(self.store, self.iris, self.profile, self.document.paper_id, vocabulary, self.report.activities)
+        self.repair = repair_paper(ctx, self.document.paper_id, self.report.activities)
         return self.report
 
     @property

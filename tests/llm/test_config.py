@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from claimgraph.llm.config import DEFAULT_MODEL, LLMConfig, LLMConfigError, add_llm_arguments, config_from_args, load_config
+from claimgraph.cli.options import add_llm_arguments, config_from_args
+from claimgraph.llm.config import DEFAULT_MODEL, LLMConfig, LLMConfigError, load_config
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

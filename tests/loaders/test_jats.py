@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from claimgraph.context import Context
 from claimgraph.errors import LoaderError
 from claimgraph.loaders import load_document
 from claimgraph.papers.document_graph import document_triples
@@ -34,7 +35,7 @@ def test_sample_jats_graph_passes_the_shapes() -> None:
     iris, store = IriScheme(), EmbeddedStore()
     document = load_document(EXAMPLE)
     store.replace_graph(iris.paper(document.paper_id), document_triples(document, iris))
-    report = validate_store(store, "discourse", [document.paper_id], iris)
+    report = validate_store(Context(store, iris), [document.paper_id])
     assert report.nodes_failed == 0 and not report.violations
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, parse
 
+from claimgraph.context import Context
 from claimgraph.profile.manifest import load_profile
 from claimgraph.quality.reports import ValidationReport
 from claimgraph.quality.shapes import compile_profile
@@ -40,7 +41,7 @@ def validate(fixture: str, extra: str = "", edit: str | tuple[str, str] = "", pr
         text = text.replace(old, new)
     store = EmbeddedStore(None)
     store.replace_graph(GRAPH, parse(text + PREFIXES + extra, format=RdfFormat.TURTLE))
-    return validate_graph(store, GRAPH, profile)
+    return validate_graph(Context(store, profile=load_profile(profile)), GRAPH)
 
 
 def failures(report: ValidationReport) -> list[tuple[str, str, str]]:
@@ -181,6 +182,6 @@ def test_a_hostile_text_label_still_validates() -> None:
     triples = list(parse((FIXTURES / "discourse_valid.ttl").read_text(encoding="utf-8"), format=RdfFormat.TURTLE))
     triples += [Triple(factor, RDF.type, CG.Factor), Triple(factor, CG.text, Literal(hostile))]
     store.replace_graph(GRAPH, triples)
-    report = validate_graph(store, GRAPH, "discourse")
+    report = validate_graph(Context(store), GRAPH)
     assert report.conforms and report.nodes_validated == 17
     assert store.triples(GRAPH).count(Triple(factor, CG.text, Literal(hostile))) == 1

@@ -11,6 +11,7 @@ import rdflib
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple
 from rdflib.compare import isomorphic
 
+from claimgraph.context import Context
 from claimgraph.loaders import Document
 from claimgraph.publish.export import EXPORT_FORMAT_NAMES, ExportError, export, jsonld_context
 from claimgraph.rdf.iris import IriScheme
@@ -71,24 +72,24 @@ def assert_round_trip(store: Store, graphs: list[NamedNode], fmt: str, data: byt
 @pytest.mark.parametrize("fmt", EXPORT_FORMAT_NAMES)
 def test_round_trip_of_selected_papers(loaded_store: Store, arche_documents: list[Document], iris: IriScheme, fmt: str) -> None:
     chosen = [document.paper_id for document in arche_documents[:2]]
-    data = export(loaded_store, fmt, chosen, iris)
+    data = export(Context(loaded_store, iris), fmt, chosen)
     assert_round_trip(loaded_store, [iris.paper(paper_id) for paper_id in chosen], fmt, data)
 
 
 @pytest.mark.parametrize("fmt", ["trig", "jsonld"])
 def test_whole_store_export_keeps_every_graph(loaded_store: Store, fmt: str) -> None:
-    data = export(loaded_store, fmt)
+    data = export(Context(loaded_store), fmt)
     assert_round_trip(loaded_store, loaded_store.graph_names(), fmt, data)
 
 
 def test_turtle_uses_the_prefixes(loaded_store: Store, arche_documents: list[Document]) -> None:
-    text = export(loaded_store, "ttl", [arche_documents[0].paper_id]).decode("utf-8")
+    text = export(Context(loaded_store), "ttl", [arche_documents[0].paper_id]).decode("utf-8")
     assert "@prefix cg: <https://w3id.org/claimgraph/ontology/v1#> ." in text
     assert "cg:Paper" in text
 
 
 def test_jsonld_is_compacted_with_the_published_context(loaded_store: Store, arche_documents: list[Document]) -> None:
-    document = json.loads(export(loaded_store, "jsonld", [arche_documents[0].paper_id]))
+    document = json.loads(export(Context(loaded_store), "jsonld", [arche_documents[0].paper_id]))
     assert document["@context"] == jsonld_context()
     nodes = [node for graph in document["@graph"] for node in graph["@graph"]]
     sentence = next(node for node in nodes if node.get("@type") == "Sentence")
@@ -99,8 +100,8 @@ def test_raw_and_audit_graphs_only_when_asked(loaded_store: Store, arche_documen
     paper_id = arche_documents[0].paper_id
     raw = Triple(iris.node(paper_id, "item", "raw"), CG.text, Literal("unrepaired"))
     loaded_store.replace_graph(iris.raw_graph(paper_id), [raw])
-    assert set(oxigraph_graphs(export(loaded_store, "nq", [paper_id]), "nq")) == {iris.paper(paper_id).value}
-    with_raw = oxigraph_graphs(export(loaded_store, "nq", [paper_id], kinds=("paper", "raw")), "nq")
+    assert set(oxigraph_graphs(export(Context(loaded_store), "nq", [paper_id]), "nq")) == {iris.paper(paper_id).value}
+    with_raw = oxigraph_graphs(export(Context(loaded_store), "nq", [paper_id], kinds=("paper", "raw")), "nq")
     assert with_raw[iris.raw_graph(paper_id).value] == {raw}
 
 
@@ -114,20 +115,20 @@ def test_hostile_labels_survive_export(store: Store, iris: IriScheme, hostile_la
     properties = [CG.text] * len(hostile_labels) + [CG.text, CG.confidence, CG.index]
     triples = [Triple(iris.node("hostile", "item", str(n)), prop, literal) for n, (prop, literal) in enumerate(zip(properties, literals))]
     store.replace_graph(iris.paper("hostile"), triples)
-    assert_round_trip(store, [iris.paper("hostile")], fmt, export(store, fmt, ["hostile"], iris))
+    assert_round_trip(store, [iris.paper("hostile")], fmt, export(Context(store, iris), fmt, ["hostile"]))
 
 
 def test_unknown_paper_is_an_export_error(loaded_store: Store) -> None:
     with pytest.raises(ExportError, match="no paper 'not-a-paper'"):
-        export(loaded_store, "ttl", ["not-a-paper"])
+        export(Context(loaded_store), "ttl", ["not-a-paper"])
 
 
 @pytest.mark.parametrize("fmt", ["xml", "json", "TTL", ""])
 def test_unknown_format_is_an_export_error(loaded_store: Store, fmt: str) -> None:
     with pytest.raises(ExportError, match="unknown export format"):
-        export(loaded_store, fmt)
+        export(Context(loaded_store), fmt)
 
 
 def test_unknown_graph_kind_is_an_export_error(loaded_store: Store, arche_documents: list[Document]) -> None:
     with pytest.raises(ExportError, match="unknown graph kind"):
-        export(loaded_store, "nq", [arche_documents[0].paper_id], kinds=("paper", "drafts"))
+        export(Context(loaded_store), "nq", [arche_documents[0].paper_id], kinds=("paper", "drafts"))

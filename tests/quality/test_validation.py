@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode, RdfFormat, Triple, parse
 
+from claimgraph.context import Context
 from claimgraph.errors import ProfileError
 from claimgraph.loaders import load_document
 from claimgraph.papers.document_graph import document_triples
@@ -41,7 +42,7 @@ def arche_store(arche_dir: Path) -> tuple[EmbeddedStore, dict[str, int]]:
 @pytest.mark.parametrize("profile", ["discourse", "peirce"])
 def test_real_arche_papers_validate_clean_with_every_node_checked(arche_store, profile: str) -> None:
     store, expected = arche_store
-    report = validate_store(store, profile, workers=2)
+    report = validate_store(Context(store, profile=load_profile(profile)), workers=2)
     assert list(report.lines()) == []
     assert report.conforms and report.nodes_failed == 0
     assert {graph.graph.value.rsplit("/", 1)[1]: graph.nodes_validated for graph in report.graphs} == expected
@@ -49,7 +50,7 @@ def test_real_arche_papers_validate_clean_with_every_node_checked(arche_store, p
 
 def test_validate_store_with_paper_ids_validates_only_those_papers(arche_store) -> None:
     store, expected = arche_store
-    report = validate_store(store, "discourse", paper_ids=[PAPERS[1]])
+    report = validate_store(Context(store), paper_ids=[PAPERS[1]])
     assert [graph.graph for graph in report.graphs] == [IriScheme().paper(PAPERS[1])]
     assert report.nodes_validated == expected[PAPERS[1]]
 
@@ -61,7 +62,7 @@ def test_validate_graph_reports_a_broken_arche_viewpoint_with_graph_and_reason(a
     triples = [t for t in store.triples(graph) if not (t.predicate == CG.inSentence and t.subject.value.endswith("/viewpoint/1-0-1"))]
     copy = EmbeddedStore(None)
     copy.replace_graph(graph, triples)
-    report = validate_graph(copy, graph, "discourse")
+    report = validate_graph(Context(copy), graph)
     assert [(r.graph, r.focus.value.rsplit("/", 1)[1], r.reason) for r in report.failures] == [
         (graph, "1-0-1", "cg:inSentence: expected exactly 1, found 0")
     ]
@@ -80,7 +81,7 @@ def test_annotation_sync_rule_catches_an_annotation_whose_triple_is_missing() ->
     text = (FIXTURES / "discourse_valid.ttl").read_text(encoding="utf-8").replace("    cg:supports p:claim\\/1 ;\n", "")
     store = EmbeddedStore(None)
     store.replace_graph(GRAPH, parse(text, format=RdfFormat.TURTLE))
-    report = validate_graph(store, GRAPH, "discourse")
+    report = validate_graph(Context(store), GRAPH)
     assert [(v.rule, v.focus.value, v.reason) for v in report.violations] == [(
         "annotation_sync",
         "https://claimgraph.example/paper/p1/stmt/cea79ded7f7edb4d",
@@ -94,7 +95,7 @@ def test_annotation_sync_rule_catches_an_annotation_iri_not_derived_from_its_edg
     text = (FIXTURES / "discourse_valid.ttl").read_text(encoding="utf-8").replace("cea79ded7f7edb4d a", "other a")
     store = EmbeddedStore(None)
     store.replace_graph(GRAPH, parse(text, format=RdfFormat.TURTLE))
-    (violation,) = validate_graph(store, GRAPH, "discourse").violations
+    (violation,) = validate_graph(Context(store), GRAPH).violations
     assert violation.reason == "annotation IRI is not derived from its edge; expected <https://claimgraph.example/paper/p1/stmt/cea79ded7f7edb4d>"
 
 
@@ -122,7 +123,7 @@ RULE_CASES = [
 
 @pytest.mark.parametrize(("extra", "expected"), [case[1:] for case in RULE_CASES], ids=[case[0] for case in RULE_CASES])
 def test_peirce_rules_report_global_violations_with_their_residual(extra: str, expected: list) -> None:
-    report = validate_graph(store_with("peirce_valid.ttl", extra), GRAPH, "peirce")
+    report = validate_graph(Context(store_with("peirce_valid.ttl", extra), profile=load_profile("peirce")), GRAPH)
     found = sorted(
         (v.rule, v.focus.value.removeprefix(NODE).removeprefix(GRAPH.value), v.reason, v.residual) for v in report.violations
     )
@@ -131,7 +132,7 @@ def test_peirce_rules_report_global_violations_with_their_residual(extra: str, e
 
 def test_peirce_rules_do_not_fire_on_a_graph_without_reasoning_nodes(arche_store) -> None:
     store, _ = arche_store
-    assert validate_graph(store, IriScheme().paper(PAPERS[0]), "peirce").violations == []
+    assert validate_graph(Context(store, profile=load_profile("peirce")), IriScheme().paper(PAPERS[0])).violations == []
 
 
 def test_edge_label_aliases_canonicalize_case_spacing_and_abbreviations() -> None:

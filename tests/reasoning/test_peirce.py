@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from claimgraph.cli.main import main
+from claimgraph.context import Context
 from claimgraph.loaders import Document
 from claimgraph.papers.audit import audit_trail
 from claimgraph.profile.manifest import load_profile
@@ -16,7 +17,7 @@ from claimgraph.rdf.iris import IriScheme
 from claimgraph.reasoning.materialize import materialize
 from claimgraph.reasoning.peirce import store_reasoning
 from claimgraph.store import EmbeddedStore, Store
-from claimgraph.workflow import ingest_paths
+from claimgraph.workflow import IngestOptions, Workflow
 
 PEIRCE = load_profile("peirce")
 
@@ -27,7 +28,7 @@ def arche_paper(arche_documents: list[Document]) -> Document:
 
 
 def paper_store(store: Store, document: Document) -> Store:
-    ingest_paths(store, [Path(document.source)], IriScheme(), profile=PEIRCE)
+    Workflow(Context(store, profile=PEIRCE)).ingest([Path(document.source)], IngestOptions(canonicalize=False, validate=False))
     return store
 
 
@@ -52,7 +53,7 @@ Hope this helps."""
 def test_an_arche_response_is_materialized_repaired_and_accepted_with_sources_resolving_to_its_sentences(store: Store, arche_paper: Document) -> None:
     iris = IriScheme()
     paper_store(store, arche_paper)
-    result = store_reasoning(store, iris, PEIRCE, arche_paper.paper_id, arche_response(arche_paper), "response.txt")
+    result = store_reasoning(Context(store, iris, PEIRCE), arche_paper.paper_id, arche_response(arche_paper), "response.txt")
     assert result.parsed.branch == "dot-tolerant"
     assert (result.materialized.nodes, result.materialized.edges) == (5, 6)
     assert result.repair.gate is not None and result.repair.gate.accepted and result.repair.gate.residuals == []
@@ -81,9 +82,9 @@ def test_an_arche_response_is_materialized_repaired_and_accepted_with_sources_re
 
 def test_repair_of_an_already_repaired_paper_changes_nothing(arche_paper: Document) -> None:
     store, iris = paper_store(EmbeddedStore(None), arche_paper), IriScheme()
-    store_reasoning(store, iris, PEIRCE, arche_paper.paper_id, arche_response(arche_paper), "response.txt")
+    store_reasoning(Context(store, iris, PEIRCE), arche_paper.paper_id, arche_response(arche_paper), "response.txt")
     before = set(store.triples(iris.paper(arche_paper.paper_id)))
-    again = repair_paper(store, iris, PEIRCE, arche_paper.paper_id)
+    again = repair_paper(Context(store, iris, PEIRCE), arche_paper.paper_id)
     assert not any(run.changed for run in again.runs)
     assert set(store.triples(iris.paper(arche_paper.paper_id))) == before
 
@@ -91,13 +92,13 @@ def test_repair_of_an_already_repaired_paper_changes_nothing(arche_paper: Docume
 def test_dot_export_of_the_evaluation_view_round_trips(arche_paper: Document) -> None:
     store, iris = paper_store(EmbeddedStore(None), arche_paper), IriScheme()
     response = arche_response(arche_paper).replace('  n3 -> n4 [label="AK"]\n', "")  # two terminals: scaffolding
-    store_reasoning(store, iris, PEIRCE, arche_paper.paper_id, response, "response.txt")
+    store_reasoning(Context(store, iris, PEIRCE), arche_paper.paper_id, response, "response.txt")
     paper = iris.paper(arche_paper.paper_id)
-    dot = export(store, "dot", [arche_paper.paper_id], iris, evaluation_view=True).decode()
-    assert "scaffold" not in dot and "scaffold/root" in export(store, "dot", [arche_paper.paper_id], iris).decode()
+    dot = export(Context(store, iris, PEIRCE), "dot", [arche_paper.paper_id], evaluation_view=True).decode()
+    assert "scaffold" not in dot and "scaffold/root" in export(Context(store, iris, PEIRCE), "dot", [arche_paper.paper_id]).decode()
     reasoning = {t for t in store.triples(paper) if t.subject.value.startswith(paper.value + "/node/") or "/stmt/" in t.subject.value}
     copy = paper_store(EmbeddedStore(None), arche_paper)
-    store_reasoning(copy, iris, PEIRCE, arche_paper.paper_id, dot, "exported.dot")
+    store_reasoning(Context(copy, iris, PEIRCE), arche_paper.paper_id, dot, "exported.dot")
     assert materialize(dot).branch == "dot-strict"
     assert {t for t in copy.triples(paper) if t.subject.value.startswith(paper.value + "/node/") or "/stmt/" in t.subject.value} == reasoning
 
@@ -118,7 +119,7 @@ RESIDUAL_CASES = {
 @pytest.mark.parametrize("label", sorted(RESIDUAL_CASES))
 def test_what_repair_cannot_fix_becomes_a_typed_residual_on_the_paper(arche_paper: Document, label: str) -> None:
     store, iris = paper_store(EmbeddedStore(None), arche_paper), IriScheme()
-    result = store_reasoning(store, iris, PEIRCE, arche_paper.paper_id, RESIDUAL_CASES[label], "response.txt")
+    result = store_reasoning(Context(store, iris, PEIRCE), arche_paper.paper_id, RESIDUAL_CASES[label], "response.txt")
     assert result.repair.gate is not None and not result.repair.gate.accepted
     assert label in result.repair.gate.residuals
     stored = {row["r"].value for row in store.select(
@@ -129,7 +130,7 @@ def test_what_repair_cannot_fix_becomes_a_typed_residual_on_the_paper(arche_pape
 def test_self_loops_and_dangling_edges_are_repaired_not_left_as_residuals(arche_paper: Document) -> None:
     store, iris = paper_store(EmbeddedStore(None), arche_paper), IriScheme()
     response = 'digraph { a [label="(0,0,0) r"]; b [label="(0,0,0) k"]; c [label="(0,0,0) c"]; a -> c [label="DR"]; b -> c [label="DC"]; a -> a [label="DR"]; ghost -> c [label="DC"]; }'
-    result = store_reasoning(store, iris, PEIRCE, arche_paper.paper_id, response, "response.txt")
+    result = store_reasoning(Context(store, iris, PEIRCE), arche_paper.paper_id, response, "response.txt")
     assert result.repair.gate is not None and result.repair.gate.accepted
     assert (result.repair.gate.raw["self_loops"], result.repair.gate.raw["dangling_edges"]) == (1, 1)
     assert (result.repair.gate.repaired["self_loops"], result.repair.gate.repaired["dangling_edges"]) == (0, 0)

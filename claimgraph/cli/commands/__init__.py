@@ -1,16 +1,5 @@
-"""One module per subcommand; each has ``register(subparsers)`` and sets ``handler``."""
+"""One module per group of subcommands; each has ``register(subparsers)`` and sets a handler per command.
 
-from __future__ import annotations
-
-import argparse
-
-from claimgraph.rdf.iris import DEFAULT_BASE, IriScheme
-from claimgraph.store import Store, open_store
-
-
-def iri_scheme(args: argparse.Namespace) -> IriScheme:
-    return IriScheme(args.base or DEFAULT_BASE)
-
-
-def store_from(args: argparse.Namespace) -> Store:
-    return open_store(args.store)
+Modules import only what building the parser needs; a handler imports the
+workflow and the concerns it calls when it runs.
+"""

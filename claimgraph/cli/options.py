@@ -1,0 +1,79 @@
+"""Options several commands share: the store and profile, the LLM endpoint, the canonicalization sidecar.
+
+Everything heavy is imported when a command runs, not when the parser is
+built, so ``claimgraph --help`` starts at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from claimgraph.llm.config import DEFAULT_CACHE_DIR, DEFAULT_CONFIG_FILE, DEFAULT_MODEL, LLMConfig, load_config
+
+if TYPE_CHECKING:
+    from claimgraph.context import Context
+
+DEFAULT_STORE = "claimgraph-store"
+
+
+def add_global_options(parser: argparse.ArgumentParser) -> None:
+    """--store, --base and --profile: they come before the subcommand."""
+    parser.add_argument(
+        "--store", default=os.environ.get("CLAIMGRAPH_STORE", DEFAULT_STORE),
+        help="embedded store directory, or http(s) URL of a SPARQL server "
+        "(Oxigraph layout: URL/query, URL/update); env CLAIMGRAPH_STORE; default %(default)s",
+    )
+    parser.add_argument("--base", default=os.environ.get("CLAIMGRAPH_BASE"), help="base IRI of instance data; env CLAIMGRAPH_BASE")
+    parser.add_argument(
+        "--profile", default=os.environ.get("CLAIMGRAPH_PROFILE", "discourse"),
+        help="profile (ontology + shapes + prompts + repairs); env CLAIMGRAPH_PROFILE; default %(default)s",
+    )
+
+
+def open_context(args: argparse.Namespace, read_only: bool = False) -> Context:
+    """The context of the global options; ``read_only`` for commands that only read."""
+    from claimgraph.context import Context
+
+    return Context.open(args.store, args.base, args.profile, read_only=read_only)
+
+
+def add_sidecar_options(parser: argparse.ArgumentParser) -> None:
+    """--sidecar and --embedder (canonicalize, reindex, ingest)."""
+    parser.add_argument("--sidecar", type=Path, help="sidecar folder (FAISS index, id map, embedding cache); "
+                        "default <store>.sidecar next to an embedded store, a cache folder for a URL; env CLAIMGRAPH_SIDECAR")
+    parser.add_argument("--embedder", help="minilm | hashing[:DIM] | openai:MODEL | st:PATH; default the profile's "
+                        "[canonicalize] embedder; env CLAIMGRAPH_EMBEDDER")
+
+
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """The LLM flags of a command; every default is None so that unset flags do not override."""
+    group = parser.add_argument_group("LLM endpoint (flags > environment > config file > defaults)")
+    group.add_argument("--config", type=Path, help=f"TOML file with an [llm] table; default ./{DEFAULT_CONFIG_FILE} if present")
+    group.add_argument("--model", help=f"model name; env CLAIMGRAPH_MODEL; default {DEFAULT_MODEL}")
+    group.add_argument("--base-url", help="OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp ...); env OPENAI_BASE_URL")
+    group.add_argument("--temperature", type=float)
+    group.add_argument("--max-tokens", type=int, help="completion token limit per call")
+    group.add_argument("--llm-timeout", type=float, dest="timeout", metavar="SECONDS", help="per-request timeout")
+    group.add_argument("--max-retries", type=int, help="retries of a call on 429, 5xx, timeouts, dropped connections")
+    group.add_argument("--concurrency", type=int, dest="max_concurrency", help="LLM requests in flight at most")
+    group.add_argument("--cache-dir", help=f"response cache directory ('none' disables); env CLAIMGRAPH_LLM_CACHE; default {DEFAULT_CACHE_DIR}")
+    group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
+    group.add_argument("--replay", dest="replay_dir", metavar="DIR", help="serve recorded responses from DIR (a cache directory); sends nothing")
+
+
+def config_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> LLMConfig:
+    """The LLMConfig of a command whose parser had ``add_llm_arguments``."""
+    keys = ("model", "base_url", "temperature", "max_tokens", "timeout", "max_retries", "max_concurrency", "cache_dir", "replay_dir")
+    overrides = {key: getattr(args, key, None) for key in keys}
+    config = load_config(getattr(args, "config", None), environ, overrides)
+    return replace(config, cache_dir=None) if getattr(args, "no_cache", False) else config
+
+
+def configured_llm(config: LLMConfig) -> bool:
+    """Whether the settings name an endpoint (or recordings) to extract with."""
+    return bool(config.base_url or config.api_key or config.replay_dir)

@@ -1,0 +1,101 @@
+"""Tables of what a workflow step did: extraction per step, repair scripts, gate, canonicalization, validation.
+
+Every figure comes from the result objects, whose per-paper measures were
+computed in the store; this module only lays them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from claimgraph.cli.render import err, out, print_table
+
+if TYPE_CHECKING:
+    from claimgraph.extract.runner import ExtractionReport
+    from claimgraph.llm.accounting import Accounting
+    from claimgraph.quality.repair import PaperRepair
+    from claimgraph.quality.reports import ValidationReport
+    from claimgraph.rdf.iris import IriScheme
+    from claimgraph.workflow import CanonicalizeOutcome, IngestResult
+
+
+def print_extraction(reports: Sequence[ExtractionReport], accounting: Accounting) -> None:
+    """Per paper: each gate measure after each LLM step and after repair; then LLM calls per paper and step."""
+    from claimgraph.extract.steps import STEPS
+
+    for report in reports:
+        steps = [step for step, _ in report.measures]
+        names = list(report.measures[0][1]) if report.measures else []
+        rows = [[name, *(measures.get(name, "") for _, measures in report.measures)] for name in names]
+        print_table(["measure", *steps], rows, f"extraction gate: {report.paper_id} (computed in the store after each step)")
+        for failure in report.failed_calls:
+            err(f"skipped: {report.paper_id} {failure}")
+    if reports:
+        columns, rows = accounting.table(STEPS)
+        print_table(columns, rows, "LLM calls")
+
+
+def print_gate(repairs: Sequence[PaperRepair]) -> None:
+    """Per script: scope triples before/after and what changed (summed over papers); then the gate measures and verdicts."""
+    from claimgraph.quality.gate import gate_rows, residual_counts
+
+    scripts: dict[str, list[int]] = {}
+    for repair in repairs:
+        for script in repair.runs:
+            row = scripts.setdefault(script.name, [0, 0, 0, 0, 0])
+            for index, value in enumerate((script.triples_before, script.triples_after, script.added, script.removed, int(script.changed))):
+                row[index] += value
+    title = f"repair scripts ({len(repairs)} paper{'s' if len(repairs) != 1 else ''})"
+    print_table(["script", "scope before", "scope after", "added", "removed", "papers changed"], [[name, *row] for name, row in scripts.items()], title)
+    reports = [repair.gate for repair in repairs if repair.gate]
+    print_table(["measure", "raw", "repaired"], gate_rows(reports), "gate (computed in the store)")
+    accepted = sum(1 for report in reports if report.accepted)
+    rows: list[list[object]] = [["accepted", accepted], *([f"residual {label}", count] for label, count in residual_counts(reports).items())]
+    print_table(["verdict", "papers"], rows, "gate verdicts")
+
+
+def print_canonicalization(outcome: CanonicalizeOutcome) -> None:
+    """What canonicalizing did, then how the batch changed the convergence figures."""
+    from claimgraph.canonical.convergence import convergence_delta
+
+    print_table(["measure", "value"], outcome.summary.rows(), title="canonicalize")
+    delta = convergence_delta(outcome.before, outcome.after)
+    print_table(["measure", "before", "after", "change"], delta, title="convergence (computed in the store)")
+
+
+def print_validation(report: ValidationReport, iris: IriScheme, per_paper: bool = True) -> None:
+    """One line per failure; a table per graph unless ``per_paper`` is false; a summary line."""
+    for line in report.lines():
+        out(line)
+    if per_paper:
+        rows = [
+            [iris.paper_id_of(graph.graph) or graph.graph.value, graph.nodes_validated, graph.nodes_failed, len(graph.violations),
+             "pass" if graph.conforms else "FAIL"]
+            for graph in report.graphs
+        ]
+        print_table(["paper", "nodes", "failed", "rule violations", "result"], rows, title=f"validation ({report.profile})")
+    out(f"{len(report.graphs)} graphs, {report.nodes_validated} nodes validated, {report.nodes_failed} failed, "
+        f"{len(report.violations)} rule violations")
+
+
+def print_ingest(result: IngestResult, iris: IriScheme) -> None:
+    """Everything an ingest did, in the order it ran, and its summary."""
+    for notice in result.notices:
+        err(notice)
+    print_extraction(result.extractions, result.accounting)
+    if result.repairs:
+        print_gate(result.repairs)
+    if result.canonicalization:
+        print_canonicalization(result.canonicalization)
+    if result.validation:
+        print_validation(result.validation, iris, per_paper=False)
+    summary: list[list[object]] = [
+        ["files", result.files],
+        ["papers ingested", len(result.papers)],
+        ["files failed", len(result.failures)],
+        ["triples in ingested papers (from the store)", result.triples],
+    ]
+    if result.validation:
+        summary.append(["shape violations and rule violations", result.validation.nodes_failed + len(result.validation.violations)])
+    print_table(["measure", "value"], summary, title="ingest summary")
