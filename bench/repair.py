@@ -37,7 +37,7 @@ from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import XSD
 from claimgraph.reasoning.peirce import store_reasoning
 from claimgraph.store import EmbeddedStore, Store
-from claimgraph.testing.reasoning_graphs import graph_size, grow_graph, paper_viewpoints
+from claimgraph.testing.reasoning_cases.graphs import graph_size, grow_graph, paper_viewpoints
 from claimgraph.workflow import IngestResult, Workflow
 
 DEFAULT_ARCHE = Path(__file__).resolve().parents[2] / "shared" / "data" / "arche"
@@ -72,7 +72,7 @@ class Generated:
 
 
 def clean_graph(rng: random.Random, viewpoints: list[tuple[str, tuple[int, int, int]]], size: int) -> Generated:
-    """A single-root tree of complete units, premises -> conclusions (claimgraph.testing.reasoning_graphs)."""
+    """A single-root tree of complete units, premises -> conclusions (claimgraph.testing.reasoning_cases.graphs)."""
     graph = grow_graph(rng, viewpoints, size)
     texts = {node.id: (node.text, node.source) for node in graph.nodes}
     edges = [(edge.source, edge.label, edge.target) for edge in graph.edges]

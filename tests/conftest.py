@@ -17,7 +17,7 @@ from claimgraph.store import EmbeddedStore, RemoteStore, Store
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 from claimgraph.testing.fake_llm import FakeLLMServer, Script, running_fake_llm
 from claimgraph.testing.oxigraph import oxigraph_binary, running_oxigraph
-from claimgraph.testing.synthetic_arche import write_corpus
+from claimgraph.testing.synthetic.arche import write_corpus
 
 HOSTILE_LABELS = [
     'say "hello"',
@@ -74,7 +74,7 @@ def arche_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def synthetic_arche_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A generated ARCHE-format corpus (8 papers, seed 7) with its truth.jsonl; see claimgraph.testing.synthetic_arche."""
+    """A generated ARCHE-format corpus (8 papers, seed 7) with its truth.jsonl; see claimgraph.testing.synthetic.arche."""
     folder = tmp_path_factory.mktemp("synthetic-arche")
     write_corpus(folder)
     return folder

@@ -26,6 +26,7 @@ from claimgraph.llm.cache import (
     cache_key,
 )
 from claimgraph.llm.config import LLMConfig, LLMConfigError
+from claimgraph.plugins import LLMBackendPlugin, find, names, registered
 
 PHASE_HEADER = "X-Claimgraph-Phase"
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
@@ -173,5 +174,20 @@ class ReplayBackend:
         """Nothing to release."""
 
 
+def _replay(config: LLMConfig) -> ChatBackend:
+    if config.replay_dir is None:
+        raise LLMConfigError("the replay backend needs a recordings directory (--replay DIR)")
+    return ReplayBackend(config.replay_dir)
+
+
+OPENAI = LLMBackendPlugin("openai", OpenAIBackend)
+REPLAY = LLMBackendPlugin("replay", _replay)
+
+
 def make_backend(config: LLMConfig) -> ChatBackend:
-    return ReplayBackend(config.replay_dir) if config.replay_dir is not None else OpenAIBackend(config)
+    """The backend the settings name (``replay`` whenever a recordings directory is given), from the registered plugins."""
+    name = "replay" if config.replay_dir is not None else config.backend
+    plugin = find(LLMBackendPlugin, name)
+    if plugin is None:
+        raise LLMConfigError(f"unknown LLM backend {name!r}; installed: {names(registered(LLMBackendPlugin))}")
+    return plugin.make(config)

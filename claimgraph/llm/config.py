@@ -44,6 +44,7 @@ class LLMConfig:
     max_concurrency: int = 4
     cache_dir: Path | None = DEFAULT_CACHE_DIR
     replay_dir: Path | None = None
+    backend: str = "openai"
 
     def __post_init__(self) -> None:
         if not self.model.strip():

@@ -13,50 +13,34 @@ from pathlib import Path
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders import input_paths
-from claimgraph.loaders.arche import load_arche
 from claimgraph.loaders.document import Document, Passage, Reference, Sentence, Viewpoint
 from claimgraph.loaders.document_checks import check_document
-from claimgraph.loaders.jats import jats_document
-from claimgraph.loaders.markdown import load_markdown
-from claimgraph.loaders.pdf import load_pdf
-from claimgraph.loaders.tei import tei_document
-from claimgraph.loaders.text import load_text
-from claimgraph.loaders.xml_input import local_name, parse_xml
+from claimgraph.plugins import LoaderPlugin, PluginError, registered
 
 Loader = Callable[[Path], Document]
 
-
-def load_xml(path: Path) -> Document:
-    """JATS (root ``article``) or GROBID TEI (root ``TEI``), told apart by the root element."""
-    root = parse_xml(path)
-    name = local_name(root)
-    if name == "article":
-        return jats_document(root, path)
-    if name == "TEI":
-        return tei_document(root, path)
-    raise LoaderError(path, f"XML root element <{name}> is neither JATS <article> nor TEI <TEI>")
+__all__ = ["Document", "Passage", "Reference", "Sentence", "Viewpoint", "find_inputs", "load_document", "loaders"]
 
 
-LOADERS: dict[str, Loader] = {
-    ".json": load_arche,
-    ".xml": load_xml,
-    ".nxml": load_xml,
-    ".pdf": load_pdf,
-    ".md": load_markdown,
-    ".markdown": load_markdown,
-    ".txt": load_text,
-    ".text": load_text,
-}
-
-__all__ = ["LOADERS", "Document", "Passage", "Reference", "Sentence", "Viewpoint", "find_inputs", "load_document"]
+def loaders() -> dict[str, Loader]:
+    """File suffix (lower case, with the dot) -> loader, from the registered loader plugins."""
+    table: dict[str, Loader] = {}
+    owner: dict[str, str] = {}
+    for plugin in registered(LoaderPlugin):
+        for suffix in plugin.suffixes:
+            if suffix in owner:
+                raise PluginError(f"loader plugins {owner[suffix]!r} and {plugin.name!r} both read {suffix} files; uninstall one")
+            table[suffix], owner[suffix] = plugin.load, plugin.name
+    return table
 
 
 def load_document(path: Path) -> Document:
-    """Load one file with the loader registered for its extension; LoaderError for anything wrong with it."""
-    input_paths.check_input_path(path, LOADERS)
-    loader = LOADERS.get(path.suffix.lower())
+    """Load one file with the loader registered for its suffix; LoaderError for anything wrong with it."""
+    table = loaders()
+    input_paths.check_input_path(path, table)
+    loader = table.get(path.suffix.lower())
     if loader is None:
-        known = ", ".join(sorted(LOADERS))
+        known = ", ".join(sorted(table))
         raise LoaderError(path, f"unsupported file type {path.suffix or '(none)'!r}; known: {known}")
     document = loader(path)
     check_document(path, document)
@@ -69,4 +53,4 @@ def find_inputs(paths: Iterable[Path]) -> Iterator[Path]:
     Never raises: a missing path, or a folder without a supported file, is
     yielded as it is so that ``load_document`` reports it for that item.
     """
-    return input_paths.find_inputs(paths, LOADERS)
+    return input_paths.find_inputs(paths, loaders())

@@ -3,7 +3,7 @@
 The real papers cannot ship with claimgraph. ``CLAIMGRAPH_ARCHE_DIR`` names the folder
 of their JSON files; without it, ``../shared/data/arche`` next to the checkout is used
 when it exists. Tests that need the real corpus skip with ``ARCHE_SKIP_REASON`` otherwise;
-the rest run on the synthetic corpus (``claimgraph.testing.synthetic_arche``).
+the rest run on the synthetic corpus (``claimgraph.testing.synthetic.arche``).
 """
 
 from __future__ import annotations

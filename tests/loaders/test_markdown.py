@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.loaders import load_document
-from claimgraph.loaders.markdown import strip_markdown
+from claimgraph.loaders.formats.markdown import strip_markdown
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from claimgraph.profile.manifest import load_profile
-from claimgraph.reasoning.materialize import DotSyntaxError, materialize, parse_dot_strict
+from claimgraph.reasoning.dot_grammar import parse_dot_strict
+from claimgraph.reasoning.materialize import materialize
+from claimgraph.reasoning.parsed import DotSyntaxError
 from claimgraph.reasoning.peirce import node_content, parse_node_label
 
 RESPONSES = Path(__file__).parent / "responses"

@@ -13,7 +13,7 @@ from claimgraph.profile.manifest import load_profile
 from claimgraph.profile.ontology import canonical_edge_label
 from claimgraph.reasoning.materialize import materialize
 from claimgraph.testing.corpora import ARCHE_ENV, ARCHE_SKIP_REASON, real_arche_dir
-from claimgraph.testing.malformed_reasoning import (
+from claimgraph.testing.reasoning_cases.cases import (
     CASES_FILE,
     CASES_PER_PAPER,
     MUTATIONS,
@@ -24,10 +24,10 @@ from claimgraph.testing.malformed_reasoning import (
     main,
     write_cases,
 )
-from claimgraph.testing.reasoning_graphs import LABEL_FAMILY, ReasoningCorpusError
-from claimgraph.testing.reasoning_responses import load_surface
-from claimgraph.testing.reasoning_verdicts import RESIDUALS
-from claimgraph.testing.synthetic_arche import write_corpus
+from claimgraph.testing.reasoning_cases.graphs import LABEL_FAMILY, ReasoningCorpusError
+from claimgraph.testing.reasoning_cases.responses import load_surface
+from claimgraph.testing.reasoning_cases.verdicts import RESIDUALS
+from claimgraph.testing.synthetic.arche import write_corpus
 
 CLEAN_MUTATIONS = {"clean", "prose_fences", "format_xml", "format_plist", "format_json", "alias_labels"}
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from claimgraph.testing.reasoning_cuts import cut_verdict
-from claimgraph.testing.reasoning_graphs import CleanEdge, CleanGraph, CleanNode, ReasoningCorpusError
-from claimgraph.testing.reasoning_mutations import Surface, build_model
-from claimgraph.testing.reasoning_responses import Rendered
-from claimgraph.testing.reasoning_verdicts import ACCEPT, EdgeDecl, NodeDecl, Verdict, either, graph_verdict
+from claimgraph.testing.reasoning_cases.cuts import cut_verdict
+from claimgraph.testing.reasoning_cases.graphs import CleanEdge, CleanGraph, CleanNode, ReasoningCorpusError
+from claimgraph.testing.reasoning_cases.mutations import Surface, build_model
+from claimgraph.testing.reasoning_cases.responses import Rendered
+from claimgraph.testing.reasoning_cases.verdicts import ACCEPT, EdgeDecl, NodeDecl, Verdict, either, graph_verdict
 
 #        a (root)
 #   rule/  \case

@@ -13,12 +13,12 @@ import pytest
 
 from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.testing import corpora
-from claimgraph.testing.synthetic_arche import main, write_corpus
-from claimgraph.testing.synthetic_claims import (
+from claimgraph.testing.synthetic.arche import main, write_corpus
+from claimgraph.testing.synthetic.claims import (
     HARD_NEGATIVE_KINDS,
     SyntheticCorpusError,
 )
-from claimgraph.testing.synthetic_truth import TRUTH_FILE, read_truth
+from claimgraph.testing.synthetic.truth import TRUTH_FILE, read_truth
 
 
 @pytest.fixture(scope="module")
@@ -191,13 +191,13 @@ def test_the_folder_holds_papers_and_a_truth_file_that_find_inputs_leaves_out(co
     folder, paths = corpus
     assert sorted(path.name for path in folder.iterdir()) == sorted([path.name for path in paths] + [TRUTH_FILE])
     assert list(find_inputs([folder])) == paths
-    assert read_truth(folder)[0] == {"kind": "corpus", "generator": "claimgraph.testing.synthetic_arche", "papers": 8, "seed": 7}
+    assert read_truth(folder)[0] == {"kind": "corpus", "generator": "claimgraph.testing.synthetic.arche", "papers": 8, "seed": 7}
 
 
 def test_the_same_seed_gives_byte_identical_files_in_another_process(corpus, tmp_path: Path) -> None:
     out = tmp_path / "again"
     environment = {**os.environ, "PYTHONHASHSEED": "12345"}
-    command = [sys.executable, "-m", "claimgraph.testing.synthetic_arche", str(out), "--papers", "8", "--seed", "7"]
+    command = [sys.executable, "-m", "claimgraph.testing.synthetic.arche", str(out), "--papers", "8", "--seed", "7"]
     result = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert "wrote 8 papers" in result.stdout

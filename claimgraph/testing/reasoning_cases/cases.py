@@ -8,7 +8,7 @@ states, ``reasoning_damage`` for the text itself) and records the
 expected verdict. The verdict follows from what the generator wrote, never
 from running claimgraph. ``write_cases(folder, cases)`` writes each response
 to a file and ``cases.json``; from the command line:
-``python -m claimgraph.testing.malformed_reasoning OUT [--arche DIR | --synthetic N] [--seed S]``.
+``python -m claimgraph.testing.reasoning_cases.cases OUT [--arche DIR | --synthetic N] [--seed S]``.
 
 Mutations (``ReasoningCase.mutations``, names in ``MUTATIONS``)
 ---------------------------------------------------------------
@@ -124,13 +124,13 @@ from typing import Any
 
 from claimgraph.errors import ClaimgraphError
 from claimgraph.loaders.document import Document
-from claimgraph.testing.reasoning_damage import CUT_RECIPES
-from claimgraph.testing.reasoning_graphs import MIN_VIEWPOINTS, CleanGraph, ReasoningCorpusError, graph_size, grow_graph, paper_viewpoints
-from claimgraph.testing.reasoning_mutations import NotApplicable
-from claimgraph.testing.reasoning_recipes import RECIPES as GRAPH_RECIPES
-from claimgraph.testing.reasoning_recipes import Bench, Built, Recipe
-from claimgraph.testing.reasoning_responses import load_surface
-from claimgraph.testing.reasoning_verdicts import RESIDUALS, Verdict
+from claimgraph.testing.reasoning_cases.damage import CUT_RECIPES
+from claimgraph.testing.reasoning_cases.graphs import MIN_VIEWPOINTS, CleanGraph, ReasoningCorpusError, graph_size, grow_graph, paper_viewpoints
+from claimgraph.testing.reasoning_cases.mutations import NotApplicable
+from claimgraph.testing.reasoning_cases.recipes import RECIPES as GRAPH_RECIPES
+from claimgraph.testing.reasoning_cases.recipes import Bench, Built, Recipe
+from claimgraph.testing.reasoning_cases.responses import load_surface
+from claimgraph.testing.reasoning_cases.verdicts import RESIDUALS, Verdict
 
 CASES_PER_PAPER = 3
 RECIPES: tuple[Recipe, ...] = (*GRAPH_RECIPES, *CUT_RECIPES)
@@ -253,8 +253,8 @@ def load_papers(folder: Path) -> list[Document]:
 
 
 def synthetic_papers(count: int, seed: int) -> list[Document]:
-    from claimgraph.loaders.arche import arche_document
-    from claimgraph.testing.synthetic_arche import corpus_documents
+    from claimgraph.loaders.formats.arche import arche_document
+    from claimgraph.testing.synthetic.arche import corpus_documents
 
     return [arche_document(data, Path(name)) for name, data in corpus_documents(count, seed).items()]
 
@@ -262,7 +262,7 @@ def synthetic_papers(count: int, seed: int) -> list[Document]:
 def main(argv: Sequence[str] | None = None) -> int:
     from claimgraph.testing.corpora import ARCHE_ENV, real_arche_dir
 
-    parser = argparse.ArgumentParser(prog="python -m claimgraph.testing.malformed_reasoning",
+    parser = argparse.ArgumentParser(prog="python -m claimgraph.testing.reasoning_cases.cases",
                                      description="Write malformed reasoning-graph responses and cases.json with their expected verdicts.")
     parser.add_argument("out", type=Path, help="folder to write (new or empty)")
     source = parser.add_mutually_exclusive_group()

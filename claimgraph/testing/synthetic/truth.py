@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from claimgraph.testing.synthetic_claims import SyntheticCorpusError
+from claimgraph.testing.synthetic.claims import SyntheticCorpusError
 
 TRUTH_FILE = "truth.jsonl"
-GENERATOR = "claimgraph.testing.synthetic_arche"
+GENERATOR = "claimgraph.testing.synthetic.arche"
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ import random
 from dataclasses import dataclass, field, replace
 
 from claimgraph.loaders.document import Document
-from claimgraph.testing.reasoning_graphs import FAMILIES, LABEL_FAMILY, CleanGraph, Source
-from claimgraph.testing.reasoning_responses import (
+from claimgraph.testing.reasoning_cases.graphs import FAMILIES, LABEL_FAMILY, CleanGraph, Source
+from claimgraph.testing.reasoning_cases.responses import (
     Draft,
     EdgeEntry,
     Entry,
@@ -29,7 +29,7 @@ from claimgraph.testing.reasoning_responses import (
     plist_draft,
     xml_draft,
 )
-from claimgraph.testing.reasoning_verdicts import EdgeDecl, NodeDecl, Verdict, graph_verdict
+from claimgraph.testing.reasoning_cases.verdicts import EdgeDecl, NodeDecl, Verdict, graph_verdict
 
 
 class NotApplicable(Exception):

@@ -17,7 +17,7 @@ from lxml import etree
 
 from claimgraph.loaders.document import Document
 from claimgraph.loaders.paper_ids import paper_id_from_text
-from claimgraph.loaders.text import build_document
+from claimgraph.loaders.formats.text import build_document
 from claimgraph.loaders.xml_input import (
     Layout,
     Sections,

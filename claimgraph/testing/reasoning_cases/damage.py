@@ -2,7 +2,7 @@
 
 Each builds on a clean model (``Bench.model``); the verdict follows from
 where the damage fell (``reasoning_cuts``), see the rules in
-``claimgraph.testing.malformed_reasoning``.
+``claimgraph.testing.reasoning_cases.cases``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from claimgraph.testing.reasoning_cuts import (
+from claimgraph.testing.reasoning_cases.cuts import (
     MALFORMED,
     TRUNCATED,
     closed_prefix,
@@ -22,10 +22,10 @@ from claimgraph.testing.reasoning_cuts import (
     stray_brace,
     unclosed_quote,
 )
-from claimgraph.testing.reasoning_mutations import Model, NotApplicable
-from claimgraph.testing.reasoning_recipes import Bench, Built, Recipe, built, recipe
-from claimgraph.testing.reasoning_responses import EdgeEntry, NodeEntry, Rendered
-from claimgraph.testing.reasoning_verdicts import Verdict
+from claimgraph.testing.reasoning_cases.mutations import Model, NotApplicable
+from claimgraph.testing.reasoning_cases.recipes import Bench, Built, Recipe, built, recipe
+from claimgraph.testing.reasoning_cases.responses import EdgeEntry, NodeEntry, Rendered
+from claimgraph.testing.reasoning_cases.verdicts import Verdict
 
 CUT_FRACTIONS = {"truncate_25": 0.25, "truncate_50": 0.5, "truncate_60": 0.6, "truncate_75": 0.75, "truncate_90": 0.9}
 CUT_RECIPES: list[Recipe] = []

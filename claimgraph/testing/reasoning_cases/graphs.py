@@ -5,7 +5,7 @@ premise -> conclusion: deduction = one rule + one case, abduction = one
 phenomenon + one knowledge, induction = one common + one to three cases. Every
 node is a distinct viewpoint of the paper (texts distinct after case and space
 folding), so its (x, y, z) source tuple names a real viewpoint.
-``bench/repair.py`` and ``claimgraph.testing.malformed_reasoning`` build on it.
+``bench/repair.py`` and ``claimgraph.testing.reasoning_cases.cases`` build on it.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from claimgraph.loaders.document import Document
-from claimgraph.loaders.text import build_document
+from claimgraph.loaders.formats.text import build_document
 from claimgraph.loaders.xml_input import (
     Layout,
     Sections,

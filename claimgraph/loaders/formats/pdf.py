@@ -34,7 +34,7 @@ from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document
 from claimgraph.loaders.limits import MAX_PDF_DECOMPRESSED_BYTES, MAX_PDF_PAGES, MIB, limit_error
 from claimgraph.loaders.sentences import sentence_spans
-from claimgraph.loaders.text import TITLE_MAX_CHARS, build_document
+from claimgraph.loaders.formats.text import TITLE_MAX_CHARS, build_document
 from claimgraph.loaders.text_input import read_bytes
 
 PASSAGE_SENTENCES = 6

@@ -1,4 +1,4 @@
-"""Claims of the synthetic ARCHE corpus, drawn from the word lists in ``synthetic_arche_words.toml``.
+"""Claims of the synthetic ARCHE corpus, drawn from the word lists in ``words.toml``.
 
 An effect claim is (factor, direction, effect, population, quantity, unit), read as
 "nitrogen addition increases soil organic carbon in alpine meadows by 12 g per kg".
@@ -21,7 +21,7 @@ from typing import Any
 
 from claimgraph.errors import ClaimgraphError
 
-WORDS_FILE = Path(__file__).with_name("synthetic_arche_words.toml")
+WORDS_FILE = Path(__file__).with_name("words.toml")
 HARD_NEGATIVE_KINDS = ("negation", "direction", "quantity", "unit", "population")
 PARAPHRASE = "paraphrase"
 FRESH_TEXT_TRIES = 1000

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from claimgraph.loaders.document import Document
-from claimgraph.testing.reasoning_graphs import CleanGraph, Source
-from claimgraph.testing.reasoning_mutations import (
+from claimgraph.testing.reasoning_cases.graphs import CleanGraph, Source
+from claimgraph.testing.reasoning_cases.mutations import (
     Model,
     Surface,
     alias_labels,
@@ -35,8 +35,8 @@ from claimgraph.testing.reasoning_mutations import (
     unresolved_anchors,
     wrong_labels,
 )
-from claimgraph.testing.reasoning_responses import DOT_STYLES, Draft, SurfaceData
-from claimgraph.testing.reasoning_verdicts import Verdict, repair
+from claimgraph.testing.reasoning_cases.responses import DOT_STYLES, Draft, SurfaceData
+from claimgraph.testing.reasoning_cases.verdicts import Verdict, repair
 
 LAYOUTS = ("nodes_first", "edges_first", "units")
 TUPLE_FORMS = ("prefix", "role", "source_line", "trailing")

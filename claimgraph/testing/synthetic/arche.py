@@ -3,7 +3,7 @@
 The real ARCHE papers cannot ship with claimgraph; this corpus can, because we generate it.
 ``write_corpus(folder, papers=8, seed=7)`` writes ``synth-0001.json`` ... and ``truth.jsonl``
 (see ``synthetic_truth``); the same seed gives byte-identical files. From the command line:
-``python -m claimgraph.testing.synthetic_arche OUT [--papers N] [--seed S]``.
+``python -m claimgraph.testing.synthetic.arche OUT [--papers N] [--seed S]``.
 
 Each file has the layout of a real one: ``file_info`` (unique_id, base_id, title,
 assigned_category, ...) and ``introduction`` (section, content: the sentences joined by
@@ -26,7 +26,7 @@ spaces, sentences[]: idx from 1, sentence, references, viewpoints). By construct
 - no other text repeats across papers: fresh claims never reuse a (factor, effect, population)
   key while an unused one is left, and never reuse a text.
 
-Words and templates live in ``synthetic_arche_words.toml``. Nothing here comes from ARCHE.
+Words and templates live in ``words.toml``. Nothing here comes from ARCHE.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from claimgraph.testing.synthetic_citations import plan_citations
-from claimgraph.testing.synthetic_claims import (
+from claimgraph.testing.synthetic.citations import plan_citations
+from claimgraph.testing.synthetic.claims import (
     HARD_NEGATIVE_KINDS,
     PARAPHRASE,
     ClaimFactory,
@@ -52,7 +52,7 @@ from claimgraph.testing.synthetic_claims import (
     load_words,
     sentence_case,
 )
-from claimgraph.testing.synthetic_truth import (
+from claimgraph.testing.synthetic.truth import (
     TRUTH_FILE,
     Occurrence,
     truth_records,
@@ -293,7 +293,7 @@ def write_corpus(folder: Path, papers: int = 8, seed: int = 7) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m claimgraph.testing.synthetic_arche",
+    parser = argparse.ArgumentParser(prog="python -m claimgraph.testing.synthetic.arche",
                                      description="Write a synthetic ARCHE-format corpus and its truth.jsonl.")
     parser.add_argument("out", type=Path, help="folder to write (new, empty, or an earlier corpus of the same size)")
     parser.add_argument("--papers", type=int, default=8, help="number of papers (default 8)")

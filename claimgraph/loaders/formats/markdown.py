@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claimgraph.loaders.document import Document
-from claimgraph.loaders.text import build_document
+from claimgraph.loaders.formats.text import build_document
 from claimgraph.loaders.text_input import read_text
 
 _FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")

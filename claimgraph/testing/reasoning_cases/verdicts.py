@@ -6,7 +6,7 @@ something in the paper, whether the response marks it as root) and
 ``EdgeDecl`` (the ends as written, the canonical label or None for a label
 outside the vocabulary and its aliases). ``graph_verdict`` applies the
 documented repairs to them and the structural rules to the result; the rules
-and the residual names are documented in ``claimgraph.testing.malformed_reasoning``.
+and the residual names are documented in ``claimgraph.testing.reasoning_cases.cases``.
 
 A ``Verdict`` holds the residuals a response must produce and those it may
 produce in addition (``tolerated``): a pipeline's residual set R matches when
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from claimgraph.testing.reasoning_graphs import FAMILIES, LABEL_FAMILY, CleanEdge, CleanGraph, CleanNode, ReasoningCorpusError, Source
+from claimgraph.testing.reasoning_cases.graphs import FAMILIES, LABEL_FAMILY, CleanEdge, CleanGraph, CleanNode, ReasoningCorpusError, Source
 
 RESIDUALS = (
     "parse_failed",

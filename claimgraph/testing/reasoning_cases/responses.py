@@ -6,7 +6,7 @@ separators between them), the tail that closes the graph, prose after.
 ``Draft.render`` gives the text and the offsets of every statement and of its
 quoted label, so text-level mutations (cuts, a dropped quote) know exactly
 what they hit. The surface material (prose, fences, headers, label spellings)
-is read from ``malformed_reasoning.toml``.
+is read from ``surfaces.toml``.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from functools import cache
 from pathlib import Path
 
 from claimgraph.publish.dot import quote
-from claimgraph.testing.reasoning_graphs import ReasoningCorpusError, Source
-from claimgraph.testing.reasoning_verdicts import EdgeDecl, NodeDecl
+from claimgraph.testing.reasoning_cases.graphs import ReasoningCorpusError, Source
+from claimgraph.testing.reasoning_cases.verdicts import EdgeDecl, NodeDecl
 
-SURFACE_FILE = Path(__file__).with_name("malformed_reasoning.toml")
+SURFACE_FILE = Path(__file__).with_name("surfaces.toml")
 DOT_STYLES = ("strict", "loose", "colon")
 
 

@@ -2,7 +2,7 @@
 
 The verdict of a cut follows from where the cut falls in the rendered text,
 which the generator knows statement by statement (see the rules in
-``claimgraph.testing.malformed_reasoning``). A statement the cut passes through
+``claimgraph.testing.reasoning_cases.cases``). A statement the cut passes through
 has three readings, all valid for a tolerant parser: dropped, admitted whole,
 or admitted with a broken label or tuple; what every reading requires is
 required, anything one of them produces is tolerated.
@@ -14,8 +14,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from claimgraph.testing.reasoning_responses import Draft, EdgeEntry, Entry, NodeEntry, Placed, Rendered
-from claimgraph.testing.reasoning_verdicts import ANY_GRAPH_RESIDUAL, EdgeDecl, NodeDecl, Verdict, either, graph_verdict
+from claimgraph.testing.reasoning_cases.responses import Draft, EdgeEntry, Entry, NodeEntry, Placed, Rendered
+from claimgraph.testing.reasoning_cases.verdicts import ANY_GRAPH_RESIDUAL, EdgeDecl, NodeDecl, Verdict, either, graph_verdict
 
 TRUNCATED = frozenset({"truncated_response"})
 MALFORMED = Verdict(frozenset({"malformed_response"}), ANY_GRAPH_RESIDUAL)

@@ -1,0 +1,1 @@
+"""Malformed reasoning-graph responses generated from paper structure, each with its expected verdict."""

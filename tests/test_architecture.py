@@ -1,0 +1,97 @@
+"""The import rules and size bounds of docs/architecture.md hold for the code."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "claimgraph"
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+MAX_MODULES = 12
+MAX_LINES = 420
+
+
+def allowed_imports() -> dict[str, set[str]]:
+    """The table "package | may import" of docs/architecture.md."""
+    table: dict[str, set[str]] = {}
+    section = ARCHITECTURE.read_text(encoding="utf-8").split("## Import rules", 1)[1]
+    for line in section.splitlines():
+        match = re.match(r"^\| `([\w_]+)` \|(.*)\|\s*$", line)
+        if match:
+            table[match.group(1)] = set(re.findall(r"`([\w_]+)`", match.group(2)))
+    return table
+
+
+def top_package(path: Path) -> str:
+    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+
+
+def _type_checking_lines(tree: ast.AST) -> set[int]:
+    """Line numbers of the statements under ``if TYPE_CHECKING:``."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for child in node.body:
+                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    return lines
+
+
+def claimgraph_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, imported module) for every claimgraph import of a file, type-only ones left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = _type_checking_lines(tree)
+    for node in ast.walk(tree):
+        if node.lineno in typing_only if hasattr(node, "lineno") else False:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("claimgraph."):
+            yield node.lineno, node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("claimgraph."):
+                    yield node.lineno, alias.name
+
+
+def modules() -> list[Path]:
+    return sorted(path for path in PACKAGE.rglob("*.py") if "_assets" not in path.parts)
+
+
+def test_the_table_names_every_package() -> None:
+    table = allowed_imports()
+    packages = {top_package(path) for path in modules()} - {"__init__"}
+    assert packages - set(table) == set(), "add these packages to the import table in docs/architecture.md"
+
+
+def test_every_import_follows_the_rules_of_docs_architecture() -> None:
+    table = allowed_imports()
+    broken = []
+    for path in modules():
+        importer = top_package(path)
+        if importer == "__init__":
+            continue
+        for line, module in claimgraph_imports(path):
+            imported = module.split(".")[1]
+            if imported != importer and imported not in table.get(importer, set()):
+                broken.append(f"{path.relative_to(REPO)}:{line} imports {module} ({importer} may not import {imported})")
+    assert broken == []
+
+
+def test_nothing_outside_testing_imports_the_test_doubles() -> None:
+    offenders = [
+        f"{path.relative_to(REPO)}:{line}"
+        for path in modules() if top_package(path) != "testing"
+        for line, module in claimgraph_imports(path) if module.startswith("claimgraph.testing")
+    ]
+    assert offenders == []
+
+
+def test_folders_and_modules_stay_small() -> None:
+    folders: dict[Path, int] = {}
+    for path in modules():
+        if path.name != "__init__.py":
+            folders[path.parent] = folders.get(path.parent, 0) + 1
+    crowded = {str(folder.relative_to(REPO)): count for folder, count in folders.items() if count > MAX_MODULES}
+    long = {str(path.relative_to(REPO)): lines for path in modules() if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert (crowded, long) == ({}, {})
