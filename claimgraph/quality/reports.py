@@ -24,13 +24,21 @@ class ShapeResult:
 
 @dataclass(frozen=True)
 class RuleViolation:
-    """One row of a gate rule; ``residual`` is the typed residual label the rule maps to, if any."""
+    """One row of a gate rule; ``residual`` is the typed residual label the rule maps to, if any.
+
+    ``severity`` is "critical" (blocks acceptance) or "warning" (reported only).
+    """
 
     graph: NamedNode
     rule: str
     focus: Term
     reason: str
     residual: str | None = None
+    severity: str = "critical"
+
+    @property
+    def critical(self) -> bool:
+        return self.severity == "critical"
 
 
 @dataclass
