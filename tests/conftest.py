@@ -126,11 +126,11 @@ StartFakeLLM = Callable[..., FakeLLMServer]
 
 @pytest.fixture
 def fake_llm() -> Iterator[StartFakeLLM]:
-    """``fake_llm(script, latency=0.0)`` starts a fake endpoint for this test; stopped at teardown."""
+    """``fake_llm(script, latency=0.0, response_format="accept")`` starts a fake endpoint for this test; stopped at teardown."""
     with ExitStack() as stack:
 
-        def start(script: Script, latency: float = 0.0) -> FakeLLMServer:
-            return stack.enter_context(running_fake_llm(script, latency))
+        def start(script: Script, latency: float = 0.0, response_format: str = "accept") -> FakeLLMServer:
+            return stack.enter_context(running_fake_llm(script, latency, response_format))
 
         yield start
 

@@ -18,7 +18,15 @@ TOTAL = "(all)"
 
 @dataclass
 class Counters:
-    """``calls`` are requests answered by the backend (cache misses); ``attempts`` include retries."""
+    """``calls`` are requests answered by the backend (cache misses); ``attempts`` include retries.
+
+    ``failures``: calls that gave up after trying (``unusable`` of them because
+    the reply held nothing the caller could read; such replies are not cached);
+    ``skipped``: calls not sent or cut short because the circuit was open or the
+    paper's time budget was spent. ``structured`` and ``unstructured`` count the
+    replies used (calls and cache hits) by the path they took; ``refusals`` the
+    structured-output requests the endpoint refused (asked again without).
+    """
 
     calls: int = 0
     attempts: int = 0
@@ -26,6 +34,11 @@ class Counters:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     failures: int = 0
+    unusable: int = 0
+    skipped: int = 0
+    structured: int = 0
+    unstructured: int = 0
+    refusals: int = 0
 
     def add(self, other: Counters) -> None:
         for name in counter_names():
@@ -48,8 +61,11 @@ class Accounting:
     def counters(self, tag: CallTag) -> Counters:
         return self._counters.setdefault((tag.paper_id, tag.phase), Counters())
 
-    def record_hit(self, tag: CallTag) -> None:
-        self.counters(tag).cache_hits += 1
+    def record_hit(self, tag: CallTag, completion: Completion | None = None) -> None:
+        counters = self.counters(tag)
+        counters.cache_hits += 1
+        if completion is not None:
+            self._count_path(counters, completion)
 
     def record_call(self, tag: CallTag, completion: Completion, attempts: int) -> None:
         counters = self.counters(tag)
@@ -58,10 +74,35 @@ class Accounting:
         counters.prompt_tokens += completion.prompt_tokens
         counters.completion_tokens += completion.completion_tokens
 
+    def record_used(self, tag: CallTag, completion: Completion) -> None:
+        """A reply the caller accepted, counted by its path."""
+        self._count_path(self.counters(tag), completion)
+
+    @staticmethod
+    def _count_path(counters: Counters, completion: Completion) -> None:
+        if completion.path == "structured":
+            counters.structured += 1
+        else:
+            counters.unstructured += 1
+
     def record_failure(self, tag: CallTag, attempts: int) -> None:
         counters = self.counters(tag)
         counters.failures += 1
         counters.attempts += attempts
+
+    def record_unusable(self, tag: CallTag) -> None:
+        """A reply that came back (and was counted as a call) but held nothing usable."""
+        counters = self.counters(tag)
+        counters.failures += 1
+        counters.unusable += 1
+
+    def record_skip(self, tag: CallTag, attempts: int = 0) -> None:
+        counters = self.counters(tag)
+        counters.skipped += 1
+        counters.attempts += attempts
+
+    def record_refusal(self, tag: CallTag) -> None:
+        self.counters(tag).refusals += 1
 
     def papers(self) -> list[str]:
         """Papers in name order (calls finish in any order under concurrency)."""

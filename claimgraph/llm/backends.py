@@ -2,16 +2,20 @@
 
 A backend makes exactly one attempt per ``complete`` call and classifies what
 went wrong: ``TransientCallError`` (worth retrying: 429, 5xx, timeouts, dropped
-connections, a garbage body) or ``PermanentCallError`` (retrying cannot help:
-400, 401, 404, a missing recording). Retries, caching and the concurrency bound
-live in ``claimgraph.llm.client.LLMClient``, the same for every backend.
+connections, a garbage body; its ``kind`` tells connection failures, which the
+circuit breaker counts, from answers) or ``PermanentCallError`` (retrying cannot
+help: 400, 401, 404, a missing recording). A 400 or 422 to a request that asked
+for structured output (``response_format``) is ``StructuredOutputRefused``: the
+client asks again without it. Retries, caching, deadlines, the circuit breaker
+and the concurrency bound live in ``claimgraph.llm.client.LLMClient``, the same
+for every backend.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,6 +33,12 @@ from claimgraph.llm.config import LLMConfig, LLMConfigError
 from claimgraph.plugins import LLMBackendPlugin, find, names, registered
 
 PHASE_HEADER = "X-Claimgraph-Phase"
+PAPER_HEADER = "X-Claimgraph-Paper"
+PASSAGE_HEADER = "X-Claimgraph-Passage"
+REFUSAL_STATUS = frozenset({400, 422})
+CONNECTION = "connection"
+TIMEOUT = "timeout"
+ANSWERED = "answered"
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
 
 
@@ -45,14 +55,27 @@ class CallTag:
         return where if self.passage is None else f"{where}, passage {self.passage}"
 
 
-class TransientCallError(Exception):
-    """One attempt failed in a way that may pass; ``retry_after`` is the server's requested wait."""
+    def headers(self) -> dict[str, str]:
+        """Request headers naming the call (endpoints ignore them; the fake server can match on them)."""
+        headers = {PHASE_HEADER: self.phase, PAPER_HEADER: self.paper_id}
+        if self.passage is not None:
+            headers[PASSAGE_HEADER] = str(self.passage)
+        return headers
 
-    def __init__(self, reason: str, retry_after: float | None = None, status: int | None = None) -> None:
+
+class TransientCallError(Exception):
+    """One attempt failed in a way that may pass; ``retry_after`` is the server's requested wait.
+
+    ``kind`` is ``connection`` or ``timeout`` when no answer came back (what the
+    circuit breaker counts), ``answered`` when the server answered badly (429, 5xx, garbage).
+    """
+
+    def __init__(self, reason: str, retry_after: float | None = None, status: int | None = None, kind: str = ANSWERED) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
         self.status = status
+        self.kind = kind
 
 
 class PermanentCallError(Exception):
@@ -62,6 +85,10 @@ class PermanentCallError(Exception):
         super().__init__(reason)
         self.reason = reason
         self.status = status
+
+
+class StructuredOutputRefused(PermanentCallError):
+    """The endpoint answered 400/422 to a request with ``response_format``: ask again without it."""
 
 
 class ChatBackend(Protocol):
@@ -92,13 +119,15 @@ def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     except (TypeError, ValueError):
         return None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return max(0.0, (moment - datetime.now(timezone.utc)).total_seconds())
+        moment = moment.replace(tzinfo=UTC)
+    return max(0.0, (moment - datetime.now(UTC)).total_seconds())
 
 
-def _status_error(error: openai.APIStatusError) -> Exception:
+def _status_error(error: openai.APIStatusError, structured: bool) -> Exception:
     status = error.status_code
     detail = str(error.message)[:300]
+    if structured and status in REFUSAL_STATUS:
+        return StructuredOutputRefused(f"HTTP {status} to a structured-output request: {detail}", status)
     if status in RETRYABLE_STATUS:
         return TransientCallError(f"HTTP {status}: {detail}", retry_after_seconds(error.response.headers), status)
     hints = {401: " (check OPENAI_API_KEY)", 404: " (check the model name and OPENAI_BASE_URL)"}
@@ -121,16 +150,16 @@ class OpenAIBackend:
         try:
             response = await self._client.chat.completions.create(
                 messages=[dict(m) for m in messages],  # type: ignore[misc]
-                extra_headers={PHASE_HEADER: tag.phase},
+                extra_headers=tag.headers(),
                 **params,
             )
         except openai.APITimeoutError:
-            raise TransientCallError(f"no answer within {self.timeout:g} s (timeout)") from None
+            raise TransientCallError(f"no answer within {self.timeout:g} s (timeout)", kind=TIMEOUT) from None
         except openai.APIConnectionError as error:
             cause = error.__cause__ or error
-            raise TransientCallError(f"connection failed: {type(cause).__name__}: {cause}") from None
+            raise TransientCallError(f"connection failed: {type(cause).__name__}: {cause}", kind=CONNECTION) from None
         except openai.APIStatusError as error:
-            raise _status_error(error) from None
+            raise _status_error(error, "response_format" in params) from None
         except openai.APIError as error:
             raise TransientCallError(f"malformed response: {error}") from None
         choices = getattr(response, "choices", None)
@@ -149,7 +178,12 @@ class OpenAIBackend:
 
 
 class ReplayBackend:
-    """Serves responses recorded in a cache directory; sends nothing anywhere."""
+    """Serves responses recorded in a cache directory; sends nothing anywhere.
+
+    The client looks a request up by its key with ``replay`` (the key covers the
+    reply schema, which a request without ``response_format`` does not show);
+    ``complete`` serves callers that give no schema.
+    """
 
     def __init__(self, directory: Path) -> None:
         if not Path(directory).is_dir():
@@ -157,7 +191,12 @@ class ReplayBackend:
         self._recordings = ResponseCache(directory)
 
     async def complete(self, messages: Sequence[Message], params: Mapping[str, Any], tag: CallTag) -> Completion:
-        key = cache_key(messages, params)
+        request = dict(params)
+        request.pop("response_format", None)
+        return self.replay(cache_key(messages, request), tag, request.get("model"))
+
+    def replay(self, key: str, tag: CallTag, model: object) -> Completion:
+        """The recorded response of the request with this key; PermanentCallError names a missing one."""
         try:
             completion = self._recordings.read(key)
         except CacheError as error:
@@ -165,7 +204,7 @@ class ReplayBackend:
         if completion is None:
             raise PermanentCallError(
                 f"no recorded response {key} in {self._recordings.directory} for {tag} "
-                f"(model {params.get('model')!r}); the prompt or settings changed since recording: "
+                f"(model {model!r}); the prompt or settings changed since recording: "
                 f"re-record by running with --cache-dir {self._recordings.directory} against an endpoint"
             )
         return completion

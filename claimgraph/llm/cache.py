@@ -1,7 +1,10 @@
 """Content-addressed on-disk store of LLM responses: the cache, and the recordings the replay backend serves.
 
 The key is the SHA-256 of the canonical JSON of (format version, request
-parameters including the model, messages). One response is one JSON file
+parameters including the model, messages, and the reply schema when the caller
+gives one). Whether the endpoint honoured the schema (``Completion.path``) is
+stored in the entry, not in the key: a reply answers the request either way.
+Only replies the caller found usable are stored (see LLMClient). One response is one JSON file
 ``<dir>/<key[:2]>/<key>.json``, written atomically (temporary file, then rename),
 so an interrupted run never leaves a half-written entry. A cache directory
 written by a run against a live endpoint is a valid recording for replay.
@@ -29,22 +32,31 @@ class CacheError(ClaimgraphError):
     """A cache or recording directory cannot be read or written."""
 
 
+PATHS = ("structured", "unstructured")
+
+
 @dataclass(frozen=True)
 class Completion:
-    """The assistant text of one chat completion and its token usage."""
+    """The assistant text of one chat completion and its token usage.
+
+    ``path``: "structured" when the request asked for JSON-schema output and the
+    endpoint accepted it, "unstructured" otherwise (no schema, structured output
+    off, or the endpoint refused it and was asked again without).
+    """
 
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     finish_reason: str = "stop"
+    path: str = "unstructured"
 
 
-def cache_key(messages: Sequence[Message], params: Mapping[str, Any]) -> str:
-    """The content address of a request: same model, messages and parameters, same key."""
-    canonical = json.dumps(
-        {"v": FORMAT_VERSION, "params": dict(params), "messages": [dict(m) for m in messages]},
-        sort_keys=True, ensure_ascii=False, separators=(",", ":"),
-    )
+def cache_key(messages: Sequence[Message], params: Mapping[str, Any], schema: Mapping[str, Any] | None = None) -> str:
+    """The content address of a request: same model, messages, parameters and reply schema, same key."""
+    request: dict[str, Any] = {"v": FORMAT_VERSION, "params": dict(params), "messages": [dict(m) for m in messages]}
+    if schema is not None:
+        request["schema"] = dict(schema)
+    canonical = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -80,20 +92,24 @@ class ResponseCache:
                 prompt_tokens=int(completion.get("prompt_tokens", 0)),
                 completion_tokens=int(completion.get("completion_tokens", 0)),
                 finish_reason=str(completion.get("finish_reason", "stop")),
+                path=str(completion.get("path", "unstructured")),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise CacheError(f"{path}: LLM response entry lacks completion.text ({error})") from error
 
-    def put(self, key: str, messages: Sequence[Message], params: Mapping[str, Any], completion: Completion, tag: str = "") -> None:
+    def put(self, key: str, messages: Sequence[Message], params: Mapping[str, Any], completion: Completion, tag: str = "",
+            schema: Mapping[str, Any] | None = None) -> None:
         """Store one response with its request (for people reading recordings); atomic."""
         path = self.path(key)
-        entry = {
+        entry: dict[str, Any] = {
             "key": key,
             "tag": tag,
             "params": dict(params),
             "messages": [dict(m) for m in messages],
             "completion": asdict(completion),
         }
+        if schema is not None:
+            entry["schema"] = dict(schema)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}-", suffix=".part")

@@ -30,6 +30,14 @@ class LLMConfig:
 
     ``replay_dir`` switches to the replay backend: responses come from that
     directory (a cache directory written by an earlier run) and nothing is sent.
+
+    ``timeout`` bounds each attempt as a whole (a server trickling bytes cannot
+    hold a call longer). ``structured_output`` asks for JSON-schema output when
+    the caller gives a schema (servers that refuse it are asked again without).
+    ``breaker_threshold`` consecutive connection failures (timeouts, refused or
+    dropped connections) open the circuit: later calls are skipped, not sent
+    (0 disables). ``paper_budget`` bounds the seconds the calls of one paper may
+    take (None: no bound).
     """
 
     model: str = DEFAULT_MODEL
@@ -45,6 +53,9 @@ class LLMConfig:
     cache_dir: Path | None = DEFAULT_CACHE_DIR
     replay_dir: Path | None = None
     backend: str = "openai"
+    structured_output: bool = True
+    breaker_threshold: int = 5
+    paper_budget: float | None = None
 
     def __post_init__(self) -> None:
         if not self.model.strip():
@@ -56,6 +67,8 @@ class LLMConfig:
             (self.max_tokens >= 1, "max_tokens must be at least 1"),
             (0.0 <= self.temperature <= 2.0, "temperature must be between 0 and 2"),
             (0.0 <= self.backoff_base <= self.backoff_max, "backoff_base must be between 0 and backoff_max"),
+            (self.breaker_threshold >= 0, "breaker_threshold must be 0 (off) or more"),
+            (self.paper_budget is None or self.paper_budget > 0, "paper_budget must be positive (seconds) or unset"),
         ]
         for passed, problem in checks:
             if not passed:
@@ -68,8 +81,12 @@ class LLMConfig:
 
 _FILE_KEYS = {f.name for f in fields(LLMConfig)} - {"api_key"}
 _PATH_KEYS = {"cache_dir", "replay_dir"}
-_INT_KEYS = {"max_tokens", "max_retries", "max_concurrency"}
+_INT_KEYS = {"max_tokens", "max_retries", "max_concurrency", "breaker_threshold"}
 _FLOAT_KEYS = {"temperature", "timeout", "backoff_base", "backoff_max"}
+_OPTIONAL_FLOAT_KEYS = {"paper_budget"}
+_BOOL_KEYS = {"structured_output"}
+_TRUE_WORDS = {"true", "1", "yes", "on"}
+_FALSE_WORDS = {"false", "0", "no", "off"}
 
 ENVIRONMENT = {
     "OPENAI_BASE_URL": "base_url",
@@ -84,8 +101,16 @@ def _coerce(key: str, value: object, where: str) -> object:
     try:
         if key in _PATH_KEYS:
             return None if value is None or str(value).strip().lower() in ("", "none") else Path(str(value))
+        if key in _BOOL_KEYS:
+            return _boolean(value)
+        if key in _OPTIONAL_FLOAT_KEYS:
+            if value is None or str(value).strip().lower() in ("", "none"):
+                return None
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return float(value)  # type: ignore[arg-type]
         if key in _INT_KEYS:
-            if isinstance(value, bool) or isinstance(value, float) and not value.is_integer():
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                 raise ValueError(value)
             return int(value)  # type: ignore[arg-type]
         if key in _FLOAT_KEYS:
@@ -93,10 +118,20 @@ def _coerce(key: str, value: object, where: str) -> object:
                 raise ValueError(value)
             return float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise LLMConfigError(f"{where}: {key} = {value!r} is not a valid {'number' if key in _FLOAT_KEYS else 'integer'}") from None
+        kind = "boolean" if key in _BOOL_KEYS else "number" if key in _FLOAT_KEYS | _OPTIONAL_FLOAT_KEYS else "integer"
+        raise LLMConfigError(f"{where}: {key} = {value!r} is not a valid {kind}") from None
     if value is not None and not isinstance(value, str):
         raise LLMConfigError(f"{where}: {key} must be a string")
     return value
+
+
+def _boolean(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in _TRUE_WORDS | _FALSE_WORDS:
+        return word in _TRUE_WORDS
+    raise ValueError(value)
 
 
 def read_config_file(path: Path, required: bool = False) -> dict[str, object]:

@@ -3,11 +3,18 @@
 It speaks ``POST /v1/chat/completions`` and ``POST /v1/embeddings`` and serves
 scripted replies. A script is a list of rules; the first rule whose matcher fits
 a request answers it with the next reply of its list (the last reply repeats
-once the list is used up). A rule matches on a substring of the last user
-message, on the phase tag the claimgraph client sends in the
-``X-Claimgraph-Phase`` header, or both. A reply is a completion text, an HTTP
-error with headers (429 with Retry-After, 500), a raw body, a delay before
-answering (for timeouts and latency) or a dropped connection.
+once the list is used up, or the list starts over with ``cycle=True``). A
+rule matches on a substring of the last user message, on the phase tag the
+claimgraph client sends in the ``X-Claimgraph-Phase`` header, or both. A reply
+is a completion text, an HTTP error with headers (429 with Retry-After, 500), a
+raw body, a delay before answering (for latency), a dropped connection, no
+answer at all (``hang()``: the request is held until the client gives up or the
+server stops) or an answer trickled byte by byte (``trickle()``).
+
+Structured output: ``response_format="accept"`` (the default) serves requests
+that carry ``response_format`` like any other; ``"refuse"`` answers each of them
+400 with an "unsupported" message, as servers without JSON-schema output do,
+without using up a scripted reply.
 
 Every request is recorded (body, headers, rule, reply status) so tests can
 assert call counts; the peak number of requests in flight is tracked too.
@@ -21,6 +28,8 @@ import hashlib
 import json
 import math
 import re
+import select
+import socket
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -28,9 +37,11 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from claimgraph.llm.backends import PHASE_HEADER
+from claimgraph.llm.backends import PAPER_HEADER, PASSAGE_HEADER, PHASE_HEADER
 
 EMBEDDING_DIMENSIONS = 64
+RESPONSE_FORMAT_MODES = ("accept", "refuse")
+REFUSAL_MESSAGE = "response_format of type json_schema is not supported by this server"
 
 
 @dataclass(frozen=True)
@@ -39,7 +50,9 @@ class Reply:
 
     ``body`` replaces the whole HTTP body (garbage, non-JSON); ``status`` and
     ``headers`` make an error reply; ``delay`` seconds pass before answering;
-    ``drop`` closes the connection without any answer.
+    ``drop`` closes the connection without any answer; ``hang`` never answers
+    (until the client disconnects or the server stops); ``trickle`` sends the
+    body one byte every ``trickle`` seconds after the headers.
     """
 
     content: str = ""
@@ -49,6 +62,8 @@ class Reply:
     delay: float = 0.0
     drop: bool = False
     finish_reason: str = "stop"
+    hang: bool = False
+    trickle: float = 0.0
 
 
 def ok(content: str, delay: float = 0.0, finish_reason: str = "stop") -> Reply:
@@ -65,6 +80,22 @@ def dropped() -> Reply:
     return Reply(drop=True)
 
 
+def hang() -> Reply:
+    """No answer at all: only a client-side deadline ends the request."""
+    return Reply(hang=True)
+
+
+def trickle(content: str, seconds_per_byte: float) -> Reply:
+    """A 200 completion whose body arrives one byte every ``seconds_per_byte``."""
+    return Reply(content=content, trickle=seconds_per_byte)
+
+
+def hostile_cycle(valid: str) -> list[Reply]:
+    """One round of what a failing endpoint does: 429, 500, garbage, truncated JSON, empty, no answer, then ``valid``."""
+    cut = valid[: max(1, len(valid) * 3 // 5)]
+    return [error(429, retry_after=0), error(500), ok("I cannot help with that :) [[[ }}"), ok(cut), ok(""), hang(), ok(valid)]
+
+
 @dataclass
 class Rule:
     """Replies for the requests this rule matches; ``contains`` and ``phase`` must both fit when given."""
@@ -72,6 +103,7 @@ class Rule:
     replies: Sequence[Reply | str]
     contains: str | None = None
     phase: str | None = None
+    cycle: bool = False
     served: int = 0
 
     def matches(self, last_user: str, phase: str | None) -> bool:
@@ -80,7 +112,8 @@ class Rule:
         return self.phase is None or self.phase == phase
 
     def next_reply(self) -> Reply:
-        reply = self.replies[min(self.served, len(self.replies) - 1)]
+        position = self.served % len(self.replies) if self.cycle else min(self.served, len(self.replies) - 1)
+        reply = self.replies[position]
         self.served += 1
         return reply if isinstance(reply, Reply) else ok(reply)
 
@@ -106,6 +139,20 @@ class RecordedRequest:
     @property
     def phase(self) -> str | None:
         return self.headers.get(PHASE_HEADER.lower())
+
+    @property
+    def paper(self) -> str | None:
+        return self.headers.get(PAPER_HEADER.lower())
+
+    @property
+    def passage(self) -> int | None:
+        value = self.headers.get(PASSAGE_HEADER.lower())
+        return int(value) if value and value.isdigit() else None
+
+    @property
+    def structured(self) -> bool:
+        """Whether the request asked for structured output (``response_format``)."""
+        return "response_format" in self.body
 
     @property
     def last_user_message(self) -> str:
@@ -143,10 +190,13 @@ class FakeLLMServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, rules: list[Rule], latency: float) -> None:
+    def __init__(self, rules: list[Rule], latency: float, response_format: str = "accept") -> None:
+        if response_format not in RESPONSE_FORMAT_MODES:
+            raise ValueError(f"response_format must be one of {RESPONSE_FORMAT_MODES}, not {response_format!r}")
         super().__init__(("127.0.0.1", 0), _Handler)
         self.rules = rules
         self.latency = latency
+        self.response_format = response_format
         self.requests: list[RecordedRequest] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -215,8 +265,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.record(RecordedRequest(self.path, body, headers, None, 404))
             self._send_json(404, {"error": {"message": f"fake LLM: no route {self.path}"}})
             return
+        if self.server.response_format == "refuse" and "response_format" in body:
+            self.server.record(RecordedRequest(self.path, body, headers, None, 400))
+            self._send_json(400, {"error": {"message": REFUSAL_MESSAGE, "type": "invalid_request_error", "param": "response_format"}})
+            return
         number, reply = self.server.choose(body, headers.get(PHASE_HEADER.lower()))
-        self.server.record(RecordedRequest(self.path, body, headers, number, None if reply is None or reply.drop else reply.status))
+        self.server.record(RecordedRequest(self.path, body, headers, number, None if reply is None or reply.drop or reply.hang else reply.status))
+        if reply is not None and reply.hang:
+            self._wait_for_disconnect()
+            return
         self._wait(self.server.latency + (reply.delay if reply else 0.0))
         if reply is None:
             message = f"fake LLM: no script rule matches the last user message {last_user_message(body)[:120]!r}"
@@ -228,12 +285,43 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(reply.status, reply.body.encode("utf-8"), reply.headers)
         elif reply.status != 200:
             self._send_json(reply.status, {"error": {"message": "scripted error"}}, reply.headers)
+        elif reply.trickle > 0:
+            self._send_trickled(json.dumps(self._completion(body, reply)).encode("utf-8"), reply.trickle)
         else:
             self._send_json(200, self._completion(body, reply))
 
     def _wait(self, seconds: float) -> None:
         if seconds > 0:
             self.server.stopping.wait(seconds)
+
+    def _client_gone(self, timeout: float) -> bool:
+        """Whether the client closed its end (checked for up to ``timeout`` seconds)."""
+        readable, _, _ = select.select([self.connection], [], [], timeout)
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def _wait_for_disconnect(self) -> None:
+        """Hold the request, answering nothing, until the client leaves or the server stops."""
+        while not self.server.stopping.is_set():
+            if self._client_gone(0.05):
+                return
+        self.close_connection = True
+
+    def _send_trickled(self, data: bytes, seconds_per_byte: float) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.flush()
+        for position in range(len(data)):
+            if self.server.stopping.wait(seconds_per_byte):
+                return
+            self.wfile.write(data[position:position + 1])
+            self.wfile.flush()
 
     def _completion(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         prompt = " ".join(str(m.get("content", "")) for m in body.get("messages") or [] if isinstance(m, dict))
@@ -268,9 +356,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def running_fake_llm(script: Script, latency: float = 0.0) -> Iterator[FakeLLMServer]:
+def running_fake_llm(script: Script, latency: float = 0.0, response_format: str = "accept") -> Iterator[FakeLLMServer]:
     """Serve ``script`` on a free loopback port; yields the server (``.base_url``, ``.requests``)."""
-    server = FakeLLMServer(as_rules(script), latency)
+    server = FakeLLMServer(as_rules(script), latency, response_format)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:

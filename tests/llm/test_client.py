@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from claimgraph.llm.backends import retry_after_seconds
-from claimgraph.llm.client import CallTag, Completion, LLMCallFailed, LLMClient, backoff_delay, open_client
+from claimgraph.llm.client import CallTag, Completion, LLMCallFailed, LLMClient, ReplySchema, backoff_delay, open_client
 from claimgraph.llm.config import LLMConfig
 from claimgraph.papers.audit import Activity, audit_trail, record
 from claimgraph.rdf.iris import IriScheme
@@ -48,6 +48,7 @@ def test_clean_call_returns_text_tokens_and_sends_model_and_phase(fake_llm, llm_
     assert request.phase == "entities" and request.last_user_message == "passage one"
     assert client.accounting.total().as_dict() == {
         "calls": 1, "attempts": 1, "cache_hits": 0, "prompt_tokens": 6, "completion_tokens": 2, "failures": 0,
+        "unusable": 0, "skipped": 0, "structured": 0, "unstructured": 1, "refusals": 0,
     }
 
 
@@ -204,3 +205,108 @@ def test_retry_after_header_forms() -> None:
     assert retry_after_seconds({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
     assert retry_after_seconds({"retry-after": "soon"}) is None
     assert retry_after_seconds({}) is None
+
+
+# ---------------------------------------------------------------- structured output, deadlines, circuit breaker, unusable replies
+
+SCHEMA = ReplySchema("entities", {"type": "object", "properties": {"entities": {"type": "array"}}, "required": ["entities"]})
+
+
+async def complete_with(config: LLMConfig, prompts: list[str], **options: object) -> tuple[LLMClient, list[Completion | BaseException]]:
+    """Like complete_all, with complete()'s keyword options (schema, check), one call after the other."""
+    async with open_client(config) as client:
+        results: list[Completion | BaseException] = []
+        for number, prompt in enumerate(prompts):
+            try:
+                results.append(await client.complete(user(prompt), tag=CallTag("paper-a", "entities", number), **options))  # type: ignore[arg-type]
+            except LLMCallFailed as failure:
+                results.append(failure)
+    return client, results
+
+
+def test_a_schema_is_sent_as_response_format_and_the_reply_is_counted_as_structured(fake_llm, llm_config) -> None:
+    server = fake_llm({"": ['{"entities": []}']})
+    client, (completion,) = asyncio.run(complete_with(llm_config(server), ["passage"], schema=SCHEMA))
+    assert isinstance(completion, Completion) and completion.path == "structured"
+    (request,) = server.chat_requests()
+    assert request.body["response_format"]["type"] == "json_schema"
+    assert request.body["response_format"]["json_schema"]["schema"] == SCHEMA.schema
+    counts = client.accounting.total()
+    assert (counts.calls, counts.structured, counts.unstructured, counts.refusals) == (1, 1, 0, 0)
+
+
+def test_a_server_refusing_structured_output_is_asked_again_without_it_then_never_again(fake_llm, llm_config) -> None:
+    server = fake_llm({"": ['{"entities": []}']}, response_format="refuse")
+    config = llm_config(server)
+    client, results = asyncio.run(complete_with(config, ["passage 1", "passage 2"], schema=SCHEMA))
+    assert [r.path for r in results] == ["unstructured", "unstructured"]  # type: ignore[union-attr]
+    assert [(r.structured, r.status) for r in server.chat_requests()] == [(True, 400), (False, 200), (False, 200)]
+    counts = client.accounting.total()
+    assert (counts.calls, counts.refusals, counts.structured, counts.unstructured, counts.failures) == (2, 1, 0, 2, 0)
+    again, _ = asyncio.run(complete_with(config, ["passage 1", "passage 2"], schema=SCHEMA))
+    assert len(server.chat_requests()) == 3, "the fallback replies are cached under the request's key"
+    assert again.accounting.total().cache_hits == 2
+
+
+def test_structured_output_can_be_turned_off(fake_llm, llm_config) -> None:
+    server = fake_llm({"": ['{"entities": []}']})
+    asyncio.run(complete_with(llm_config(server, structured_output=False), ["passage"], schema=SCHEMA))
+    assert [r.structured for r in server.chat_requests()] == [False]
+
+
+def test_a_trickling_server_cannot_hold_a_call_past_the_deadline(fake_llm, llm_config) -> None:
+    from claimgraph.testing.fake_llm import trickle
+
+    server = fake_llm({"": [trickle('{"entities": ["' + "x" * 400 + '"]}', 0.05)]})
+    client, failure = one(llm_config(server, timeout=0.3, max_retries=1))
+    assert isinstance(failure, LLMCallFailed), "without a deadline the body arrives after ~25 s and the call succeeds"
+    assert "timeout" in failure.reason and failure.attempts == 2
+    assert len(server.chat_requests()) == 2
+
+
+def test_the_circuit_opens_after_consecutive_connection_failures_and_skips_the_rest(fake_llm, llm_config) -> None:
+    from claimgraph.testing.fake_llm import hang
+
+    server = fake_llm({"": [hang()]})
+    config = llm_config(server, timeout=0.2, max_retries=5, breaker_threshold=3, max_concurrency=1)
+    client, results = asyncio.run(complete_all(config, [f"passage {n}" for n in range(5)]))
+    assert len(server.chat_requests()) == 3, "three connection failures, then nothing is sent"
+    assert all(isinstance(r, LLMCallFailed) and r.skipped for r in results)
+    assert "circuit is open (3 consecutive connection failures" in results[4].reason  # type: ignore[union-attr]
+    counts = client.accounting.total()
+    assert (counts.skipped, counts.calls, counts.attempts) == (5, 0, 3)
+
+
+def test_any_answer_resets_the_breaker_count(fake_llm, llm_config) -> None:
+    server = fake_llm({"": [dropped(), dropped(), error(500), dropped(), dropped(), "fine"]})
+    client, completion = one(llm_config(server, max_retries=6, breaker_threshold=3))
+    assert isinstance(completion, Completion) and completion.text == "fine"
+    assert client.circuit_open is None and len(server.chat_requests()) == 6
+
+
+def usable_json(text: str) -> str | None:
+    return None if text.lstrip().startswith("{") else "no JSON"
+
+
+def test_an_unusable_reply_fails_the_call_and_is_not_cached(fake_llm, llm_config) -> None:
+    server = fake_llm({"": ["Sorry, I cannot do that.", '{"entities": []}']})
+    config = llm_config(server)
+    client, (failure,) = asyncio.run(complete_with(config, ["passage"], check=usable_json))
+    assert isinstance(failure, LLMCallFailed) and "reply unusable (no JSON); not cached" in failure.reason
+    assert (client.accounting.total().unusable, client.accounting.total().failures) == (1, 1)
+    _, (completion,) = asyncio.run(complete_with(config, ["passage"], check=usable_json))
+    assert isinstance(completion, Completion) and completion.text == '{"entities": []}'
+    asyncio.run(complete_with(config, ["passage"], check=usable_json))
+    assert len(server.chat_requests()) == 2, "the garbage was asked again, the usable reply was cached"
+
+
+def test_an_unusable_cached_reply_is_asked_again(fake_llm, llm_config) -> None:
+    from claimgraph.llm.cache import ResponseCache, cache_key
+
+    server = fake_llm({"": ['{"entities": []}']})
+    config = llm_config(server)
+    messages = user("passage")
+    ResponseCache(config.cache_dir).put(cache_key(messages, config.params()), messages, config.params(), Completion("garbage"))
+    _, (completion,) = asyncio.run(complete_with(config, ["passage"], check=usable_json))
+    assert isinstance(completion, Completion) and completion.text == '{"entities": []}'
+    assert len(server.chat_requests()) == 1
