@@ -80,12 +80,18 @@ def synthetic_arche_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="session", params=["synthetic", "real"])
+def arche_corpus(request: pytest.FixtureRequest) -> Path:
+    """A folder of ARCHE-format papers: the generated corpus always, the real one when it is there."""
+    return request.getfixturevalue("synthetic_arche_dir" if request.param == "synthetic" else "arche_dir")
+
+
 @pytest.fixture(scope="session")
-def arche_documents(arche_dir: Path) -> list[Document]:
-    """The three smallest ARCHE papers, loaded (small keeps the suite fast)."""
-    paths = sorted(arche_dir.glob("*.json"), key=lambda path: (path.stat().st_size, path.name))[:3]
+def arche_documents(arche_corpus: Path) -> list[Document]:
+    """The three smallest papers of the corpus, loaded (small keeps the suite fast)."""
+    paths = sorted(arche_corpus.glob("*.json"), key=lambda path: (path.stat().st_size, path.name))[:3]
     if len(paths) < 3:
-        pytest.skip(f"fewer than 3 ARCHE papers in {arche_dir}")
+        pytest.skip(f"fewer than 3 ARCHE-format papers in {arche_corpus}")
     return [load_document(path) for path in paths]
 
 
@@ -109,11 +115,11 @@ def hostile_labels() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def arche_store(arche_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedStore]:
-    """An embedded store holding all ARCHE papers (read-only for the tests that use it)."""
+def arche_store(arche_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedStore]:
+    """An embedded store holding every paper of the corpus (read-only for the tests that use it)."""
     iris = IriScheme()
     store = EmbeddedStore(tmp_path_factory.mktemp("arche-store") / "store")
-    for path in sorted(arche_dir.glob("*.json")):
+    for path in sorted(arche_corpus.glob("*.json")):
         document = load_document(path)
         store.replace_graph(iris.paper(document.paper_id), document_triples(document, iris))
     yield store

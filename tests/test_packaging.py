@@ -13,9 +13,19 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
+def dependency_paths() -> list[str]:
+    """The site-packages folders this interpreter imports the dependencies from (inside a virtualenv too)."""
+    return [path for path in sys.path if path.rstrip("/").endswith(("site-packages", "dist-packages"))]
+
+
 @pytest.fixture(scope="module")
 def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A venv (seeing the system's dependencies) with only the built claimgraph wheel installed."""
+    """A fresh venv holding only the built claimgraph wheel; the dependencies come from this interpreter's site-packages.
+
+    A venv created with ``system_site_packages`` would see the base interpreter, not the virtualenv the tests run in,
+    so the dependency folders are added with a .pth file instead (their own .pth files, such as an editable
+    claimgraph, are not processed: the wheel is what gets imported).
+    """
     root = tmp_path_factory.mktemp("wheel")
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(root / "dist"), str(REPO)],
@@ -24,8 +34,11 @@ def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert build.returncode == 0, build.stderr
     (wheel,) = (root / "dist").glob("claimgraph-*.whl")
     env_dir = root / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
+    site_dir = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    (Path(site_dir) / "claimgraph-test-dependencies.pth").write_text("\n".join(dependency_paths()) + "\n", encoding="utf-8")
     install = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], capture_output=True, text=True, timeout=600)
     assert install.returncode == 0, install.stderr
     return env_dir

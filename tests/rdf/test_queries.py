@@ -1,4 +1,4 @@
-"""Every shipped query, run on the 70 real ARCHE papers, against answers computed from the JSON."""
+"""Every shipped query, run on an ARCHE-format corpus (generated, and the 70 real papers when present), against answers computed from the JSON."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ CG = "https://w3id.org/claimgraph/ontology/v1#"
 
 
 @pytest.fixture(scope="module")
-def arche_json(arche_dir: Path) -> dict[str, dict]:
+def arche_json(arche_corpus: Path) -> dict[str, dict]:
     papers = {}
-    for path in sorted(arche_dir.glob("*.json")):
+    for path in sorted(arche_corpus.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         papers[data["file_info"]["base_id"]] = data
     return papers
@@ -46,10 +46,19 @@ def test_every_shipped_query_has_a_comment_header() -> None:
 
 def test_nodes_per_type_matches_the_arche_totals(arche_store: Store, arche_json: dict[str, dict]) -> None:
     rows = {row["type"].value: int(row["nodes"].value) for row in arche_store.select(read_named_query("nodes-per-type"))}
-    assert rows[CG + "Paper"] == len(arche_json) == 70
-    assert rows[CG + "Sentence"] == sum(len(sentences(d)) for d in arche_json.values()) == 2164
+    assert rows[CG + "Paper"] == len(arche_json)
+    assert rows[CG + "Sentence"] == sum(len(sentences(d)) for d in arche_json.values())
     viewpoints = sum(len(s["viewpoints"]) + len(reference_viewpoints(s)) for d in arche_json.values() for s in sentences(d))
-    assert rows[CG + "Viewpoint"] == viewpoints == 5418 + 33321
+    assert rows[CG + "Viewpoint"] == viewpoints
+
+
+def test_the_real_corpus_has_the_counts_its_readme_states(arche_dir: Path) -> None:
+    """2,164 sentences, 5,418 sentence viewpoints and 33,321 reference viewpoints in 70 papers (ARCHE README)."""
+    data = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(arche_dir.glob("*.json"))]
+    assert len(data) == 70
+    assert sum(len(sentences(d)) for d in data) == 2164
+    assert sum(len(s["viewpoints"]) for d in data for s in sentences(d)) == 5418
+    assert sum(len(reference_viewpoints(s)) for d in data for s in sentences(d)) == 33321
 
 
 def test_nodes_per_type_per_paper_counts_each_papers_sentences(arche_store: Store, arche_json: dict[str, dict]) -> None:
@@ -78,7 +87,8 @@ def test_shared_viewpoints_are_the_texts_found_in_several_papers(arche_store: St
     expected = {text: len(ids) for text, ids in papers_of.items() if len(ids) > 1}
     rows = arche_store.select(read_named_query("shared-viewpoints"))
     assert {row["text"].value: int(row["papers"].value) for row in rows} == expected
-    assert len(expected) == 25
+    assert expected, "the corpus shares texts across papers"
+    assert len(expected) == 25 or not next(iter(arche_json)).startswith("s41467"), "the real corpus shares 25 texts (ARCHE README)"
 
 
 def test_shared_references_pair_papers_citing_a_work_with_the_same_abstract_viewpoint(arche_store: Store, arche_json: dict[str, dict]) -> None:
@@ -115,23 +125,23 @@ def test_multiply_cited_references_match_the_citing_sentences(arche_store: Store
 
 
 def test_sentence_assertions_lists_own_and_cited_viewpoints_of_a_bound_sentence(arche_store: Store, arche_json: dict[str, dict]) -> None:
-    paper_id = "s41467-025-56034-2"
-    sentence = sentences(arche_json[paper_id])[0]
+    paper_id = "s41467-025-56034-2" if "s41467-025-56034-2" in arche_json else next(iter(arche_json))
+    sentence = next(s for s in sentences(arche_json[paper_id]) if any(isinstance(v, dict) and v for v in s["references"].values()))
     iri = NamedNode(f"{IriScheme().paper(paper_id).value}/sentence/{sentence['idx']}")
     rows = arche_store.select(read_named_query("sentence-assertions"), {"sentence": iri})
     assert values(rows, "text") == sentence["viewpoints"] + reference_viewpoints(sentence)
     assert {(int(r["x"].value), int(r["y"].value)) for r in rows} == {(sentence["idx"], 0)} | {(sentence["idx"], int(k)) for k in sentence["references"] if sentence["references"][k]}
 
 
-def test_paper_overview_counts_the_triples_of_each_paper_graph(arche_store: Store) -> None:
+def test_paper_overview_counts_the_triples_of_each_paper_graph(arche_store: Store, arche_json: dict[str, dict]) -> None:
     rows = arche_store.select(read_named_query("paper-overview"))
-    assert len(rows) == 70
+    assert len(rows) == len(arche_json)
     for row in rows[:5]:
         assert int(row["triples"].value) == arche_store.count_triples(row["paper"])
         assert row["format"].value == "arche"
 
 
-def test_store_totals_and_paper_graphs_agree_with_the_store(arche_store: Store) -> None:
+def test_store_totals_and_paper_graphs_agree_with_the_store(arche_store: Store, arche_json: dict[str, dict]) -> None:
     totals = {row["measure"].value: int(row["value"].value) for row in arche_store.select(read_named_query("store-totals"))}
-    assert totals["papers"] == len(arche_store.select(read_named_query("paper-graphs"))) == 70
+    assert totals["papers"] == len(arche_store.select(read_named_query("paper-graphs"))) == len(arche_json)
     assert totals["all triples"] == arche_store.count_triples()
