@@ -17,29 +17,81 @@ from claimgraph.llm.config import DEFAULT_CACHE_DIR, DEFAULT_CONFIG_FILE, DEFAUL
 
 if TYPE_CHECKING:
     from claimgraph.context import Context
+    from claimgraph.store import Store
 
 DEFAULT_STORE = "claimgraph-store"
 
 
 def add_global_options(parser: argparse.ArgumentParser) -> None:
-    """--store, --base and --profile: they come before the subcommand."""
+    """--store, --base and --profile, and the remote store options: they come before the subcommand."""
     parser.add_argument(
         "--store", default=os.environ.get("CLAIMGRAPH_STORE", DEFAULT_STORE),
         help="embedded store directory, or http(s) URL of a SPARQL server "
-        "(Oxigraph layout: URL/query, URL/update); env CLAIMGRAPH_STORE; default %(default)s",
+        "(Oxigraph layout: URL/query, URL/update, URL/store); env CLAIMGRAPH_STORE; default %(default)s",
     )
     parser.add_argument("--base", default=os.environ.get("CLAIMGRAPH_BASE"), help="base IRI of instance data; env CLAIMGRAPH_BASE")
     parser.add_argument(
         "--profile", default=os.environ.get("CLAIMGRAPH_PROFILE", "discourse"),
         help="profile (ontology + shapes + prompts + repairs); env CLAIMGRAPH_PROFILE; default %(default)s",
     )
+    remote = parser.add_argument_group(
+        "remote SPARQL store (any SPARQL 1.1 server; credentials only from the environment: "
+        "CLAIMGRAPH_STORE_TOKEN for a bearer token, or CLAIMGRAPH_STORE_USER and CLAIMGRAPH_STORE_PASSWORD)"
+    )
+    remote.add_argument("--query-url", default=os.environ.get("CLAIMGRAPH_QUERY_URL"),
+                        help="SPARQL query endpoint; overrides --store; env CLAIMGRAPH_QUERY_URL")
+    remote.add_argument("--update-url", default=os.environ.get("CLAIMGRAPH_UPDATE_URL"),
+                        help="SPARQL update endpoint (default: the query URL); env CLAIMGRAPH_UPDATE_URL")
+    remote.add_argument("--gsp-url", default=os.environ.get("CLAIMGRAPH_GSP_URL"),
+                        help="Graph Store Protocol endpoint for bulk reads and writes (optional); env CLAIMGRAPH_GSP_URL")
+    remote.add_argument("--store-timeout", type=float, default=_env_number("CLAIMGRAPH_STORE_TIMEOUT", 120.0), metavar="SECONDS",
+                        help="total seconds one call to the server may take, retries included; env CLAIMGRAPH_STORE_TIMEOUT; default %(default)s")
+    remote.add_argument("--store-retries", type=int, default=int(_env_number("CLAIMGRAPH_STORE_RETRIES", 3)), metavar="N",
+                        help="retries on 5xx answers and dropped connections, with backoff; env CLAIMGRAPH_STORE_RETRIES; default %(default)s")
+
+
+def _env_number(name: str, default: float) -> float:
+    """A number from the environment; a malformed one falls back to the default (the parser must build)."""
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def open_store_from_args(args: argparse.Namespace, read_only: bool = False) -> Store:
+    """The store the global options name: --query-url (and --update-url, --gsp-url) first, else --store."""
+    from claimgraph.errors import ClaimgraphError
+    from claimgraph.store import HttpSettings, RemoteStore, open_store
+
+    settings = HttpSettings(timeout=getattr(args, "store_timeout", 120.0), retries=getattr(args, "store_retries", 3))
+    query_url = getattr(args, "query_url", None)
+    if query_url:
+        store: Store = RemoteStore(query_url, getattr(args, "update_url", None), getattr(args, "gsp_url", None), settings)
+    elif getattr(args, "update_url", None) or getattr(args, "gsp_url", None):
+        raise ClaimgraphError("--update-url and --gsp-url need --query-url (or give the server's base URL as --store)")
+    else:
+        store = open_store(args.store, read_only=read_only, settings=settings)
+    store.allowed_services = frozenset(getattr(args, "allow_service", None) or ())
+    return store
 
 
 def open_context(args: argparse.Namespace, read_only: bool = False) -> Context:
-    """The context of the global options; ``read_only`` for commands that only read."""
-    from claimgraph.context import Context
+    """The context of the global options; ``read_only`` for commands that only read.
 
-    return Context.open(args.store, args.base, args.profile, read_only=read_only)
+    The base IRI and the profile are checked before the store is opened, so a
+    typo never leaves a store directory or a lock behind.
+    """
+    from claimgraph.context import Context
+    from claimgraph.errors import ClaimgraphError
+    from claimgraph.profile.manifest import load_profile
+    from claimgraph.rdf.iris import DEFAULT_BASE, IriScheme
+
+    try:
+        iris = IriScheme(args.base or DEFAULT_BASE)
+    except ValueError as error:
+        raise ClaimgraphError(f"--base {args.base!r} is not an absolute IRI ({error}); give e.g. https://example.org/claims/") from None
+    profile = load_profile(args.profile)
+    return Context(open_store_from_args(args, read_only), iris, profile, read_only)
 
 
 def add_sidecar_options(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -34,11 +34,13 @@ class Activity:
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _datetime(value: datetime) -> Literal:
-    return Literal(value.isoformat(), datatype=XSD.dateTime)
+    """An xsd:dateTime in its canonical form (UTC as Z, no trailing zeros), which SPARQL engines keep as written."""
+    text = value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f").rstrip("0").rstrip(".")
+    return Literal(text + "Z", datatype=XSD.dateTime)
 
 
 def _integer(value: int) -> Literal:
@@ -80,12 +82,18 @@ def next_sequence(store: Store, iris: IriScheme, paper_id: str) -> int:
 
 
 def record(store: Store, iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> None:
-    """Append activities to the paper's audit graph, in order, in one update."""
-    if not activities:
-        return
-    start = next_sequence(store, iris, paper_id)
-    triples = [t for offset, activity in enumerate(activities) for t in activity_triples(iris, paper_id, start + offset, activity)]
-    store.insert({iris.audit_graph(paper_id): triples})
+    """Append activities to the paper's audit graph, in order, in one update that also picks their numbers.
+
+    The next number is computed inside that update (``audit_append``), under a
+    lease on the audit graph (``claimgraph.store.lease``): a server that does
+    not isolate concurrent updates could otherwise give two writers one number.
+    """
+    from claimgraph.papers.audit_append import append_update
+    from claimgraph.store.lease import lease
+
+    if activities:
+        with lease(store, iris.audit_graph(paper_id)):
+            store.update(append_update(iris, paper_id, activities))
 
 
 def audit_trail(store: Store, iris: IriScheme, paper_id: str) -> list[dict[str, object]]:

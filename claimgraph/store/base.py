@@ -22,7 +22,7 @@ from pyoxigraph import (
 )
 
 from claimgraph.errors import StoreError
-from claimgraph.rdf.binding import Term, bind
+from claimgraph.rdf.binding import Term, bind, tokenize
 
 QueryResult = QuerySolutions | QueryBoolean | QueryTriples | Iterator[Triple]
 Row = dict[str, Term]
@@ -61,10 +61,43 @@ def replace_graphs_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
     return " ;\n".join([*operations, insert] if insert else operations)
 
 
+class ServiceNotAllowedError(StoreError):
+    """A query or update calls SERVICE on an endpoint nobody allowed."""
+
+
+def check_services(sparql: str, allowed: Iterable[str] = ()) -> None:
+    """Refuse SERVICE clauses whose endpoint is not in ``allowed`` (a variable endpoint is never allowed).
+
+    A SERVICE makes the engine call another server: a query file or a profile
+    from someone else must not make claimgraph call internal addresses.
+    """
+    if "service" not in sparql.lower():
+        return
+    tokens = [token for token in tokenize(sparql) if token.kind not in ("space", "comment")]
+    for position, token in enumerate(tokens):
+        if token.kind != "word" or token.text.upper() != "SERVICE" or (position and tokens[position - 1].text == ":"):
+            continue
+        following = tokens[position + 1:position + 3]
+        if following and following[0].kind == "word" and following[0].text.upper() == "SILENT":
+            following = following[1:]
+        target = following[0] if following else None
+        endpoint = target.text[1:-1] if target is not None and target.kind == "iri" else None
+        if endpoint is None or endpoint not in set(allowed):
+            shown = endpoint or (target.text if target else "(nothing)")
+            raise ServiceNotAllowedError(f"the query calls SERVICE {shown}, which is not allowed; pass --allow-service {shown} to permit it")
+
+
 class Store(ABC):
-    """A quad store addressed with SPARQL 1.1; every paper is one named graph."""
+    """A quad store addressed with SPARQL 1.1; every paper is one named graph.
+
+    ``allowed_services`` lists the endpoints a SERVICE clause may call; every
+    other SERVICE is refused before the text reaches the engine.
+    """
 
     location: str
+    allowed_services: frozenset[str] = frozenset()
+    shared = False
+    """Whether other processes may write the store at the same time (a server); see ``claimgraph.store.lease``."""
 
     @abstractmethod
     def _query(self, sparql: str) -> QueryResult: ...
@@ -76,7 +109,7 @@ class Store(ABC):
     def quads(self, graph: NamedNode | None = None) -> Iterator[Quad]:
         """Quads of one named graph, or of every named graph."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a backend with nothing to release keeps this default
         """Release the backend (the embedded store's lock)."""
 
     def __enter__(self) -> Store:
@@ -86,10 +119,26 @@ class Store(ABC):
         self.close()
 
     def query(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> QueryResult:
+        check_services(sparql, self.allowed_services)
         return self._query(bind(sparql, bindings))
 
     def update(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> None:
+        check_services(sparql, self.allowed_services)
         self._update(bind(sparql, bindings))
+
+    def add_quads(self, quads: Iterable[Quad]) -> None:
+        """Add quads in bulk, in batches of INSERT DATA (not one transaction: for loading, not for replacing papers)."""
+        batch: dict[NamedNode, list[Triple]] = {}
+        size = 0
+        for quad in quads:
+            if isinstance(quad.graph_name, NamedNode):
+                batch.setdefault(quad.graph_name, []).append(quad.triple)
+                size += 1
+            if size >= 50_000:
+                self.insert(batch)
+                batch, size = {}, 0
+        if batch:
+            self.insert(batch)
 
     def select(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> list[Row]:
         """SELECT results as a list of {variable: term} (unbound variables left out)."""

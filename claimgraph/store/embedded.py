@@ -1,8 +1,19 @@
-"""The embedded backend: pyoxigraph's on-disk store in a directory (or in memory)."""
+"""The embedded backend: pyoxigraph's on-disk store in a directory (or in memory).
+
+One process writes a store at a time. A writer holds an advisory lock on
+``<store>.lock`` next to the directory, holding its PID and command line, so a
+second writer is told which process has the store instead of a RocksDB lock
+message; the kernel drops the lock when the holder dies, even by SIGKILL, so a
+crash never leaves a stale lock behind. Readers open the store read-only and
+take no lock.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import fcntl
+import os
+import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pyoxigraph
@@ -10,6 +21,59 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from claimgraph.errors import StoreError
 from claimgraph.store.base import QueryResult, Store
+
+
+class StoreLockedError(StoreError):
+    """Another process is writing the embedded store."""
+
+
+def lock_path(path: str | Path) -> Path:
+    """The writer lock file of the store directory at ``path``: ``<store>.lock`` next to it."""
+    folder = Path(path).absolute().resolve()
+    return folder.with_name(folder.name + ".lock")
+
+
+class WriterLock:
+    """An exclusive advisory lock on the store's lock file, naming its holder inside."""
+
+    def __init__(self, store_path: str | Path) -> None:
+        self.path = lock_path(store_path)
+        self._fd: int | None = None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise StoreLockedError(
+                f"the store at {store_path} is being written by another process ({holder}); "
+                "wait for it to finish (read-only commands such as query, stats and export work meanwhile)"
+            ) from None
+        except OSError as error:
+            os.close(fd)
+            raise StoreError(f"cannot lock the store at {store_path} ({self.path}): {error}") from error
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}: {_command_line()}\n".encode("utf-8", "replace"), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+def _read_holder(fd: int) -> str:
+    text = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip()
+    return text.splitlines()[0][:300] if text else "a process that has not written its id yet"
+
+
+def _command_line() -> str:
+    """This process's command, program name first, shortened (a list of paths can be long)."""
+    shown = " ".join([Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python", *sys.argv[1:]])
+    return shown[:200] + ("..." if len(shown) > 200 else "")
 
 
 class EmbeddedStore(Store):
@@ -24,6 +88,7 @@ class EmbeddedStore(Store):
         self.location = str(path) if path is not None else ":memory:"
         self.read_only = read_only
         self._store: pyoxigraph.Store | None = None
+        self._lock: WriterLock | None = None
         try:
             if path is None:
                 self._store = pyoxigraph.Store()
@@ -32,10 +97,17 @@ class EmbeddedStore(Store):
                     raise StoreError(f"no claimgraph store at {path} (nothing ingested yet?)")
                 self._store = pyoxigraph.Store.read_only(str(path))
             else:
+                if Path(path).exists() and not Path(path).is_dir():
+                    raise StoreError(f"the store location {path} is a file, not a store directory")
+                self._lock = WriterLock(path)
                 Path(path).mkdir(parents=True, exist_ok=True)
                 self._store = pyoxigraph.Store(str(path))
         except OSError as error:
+            self._release_lock()
             raise StoreError(f"cannot open the store at {path}: {error}") from error
+        except StoreError:
+            self._release_lock()
+            raise
 
     def _query(self, sparql: str) -> QueryResult:
         try:
@@ -65,6 +137,12 @@ class EmbeddedStore(Store):
             if not isinstance(quad.graph_name, DefaultGraph):
                 yield quad
 
+    def add_quads(self, quads: Iterable[Quad]) -> None:
+        """Add quads in one transaction (pyoxigraph's extend)."""
+        if self.read_only:
+            raise StoreError(f"the store at {self.location} is open read-only")
+        self._open().extend(quad for quad in quads if isinstance(quad.graph_name, NamedNode))
+
     def graph_names(self) -> list[NamedNode]:
         """The named graphs, from the store's own index (a SPARQL DISTINCT over every quad is far slower)."""
         graphs = [graph for graph in self._open().named_graphs() if isinstance(graph, NamedNode)]
@@ -78,3 +156,9 @@ class EmbeddedStore(Store):
             if not self.read_only:
                 self._store.flush()
             self._store = None
+        self._release_lock()
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None

@@ -1,0 +1,83 @@
+"""Appending activities to an audit graph in one update that also picks their numbers.
+
+Reading the last ``cg:sequence`` and then writing the next one in a second
+request lets two writers of one paper take the same number. Here the number
+is computed inside the update that writes the activities (a sub-select over
+the audit graph), so a number is read and written in one request, applied by
+the server as one transaction.
+
+The update is derived from ``activity_triples``: the activities are rendered
+with a placeholder number, then every term that depends on the number (the
+activity IRI, IRIs under it, the ``cg:sequence`` value) becomes an expression
+of the number computed in the update, and every other term is bound with
+VALUES. Whatever ``activity_triples`` writes is written here the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pyoxigraph import BlankNode, Literal, NamedNode
+
+from claimgraph.errors import ClaimgraphError
+from claimgraph.rdf.binding import Term, bind
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.queries import expand_fragments, read_internal_query
+from claimgraph.rdf.vocab import CG
+
+if TYPE_CHECKING:
+    from claimgraph.papers.audit import Activity
+
+PLACEHOLDER = 0
+"""The number the activities are rendered with before their real number is computed (real numbers start at 1)."""
+
+
+def append_update(iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> str:
+    """A bound SPARQL UPDATE appending ``activities`` to the paper's audit graph, numbered after its last activity."""
+    from claimgraph.papers.audit import activity_iri, activity_triples
+
+    audit = iris.audit_graph(paper_id)
+    bindings: dict[str, Term] = {"audit": audit}
+    template: list[str] = []
+    binds: list[str] = []
+    terms: dict[Term, str] = {}
+
+    def variable(term: Term) -> str:
+        if isinstance(term, BlankNode):
+            raise ClaimgraphError("an audit activity holds a blank node, which an appending update cannot bind; use an IRI")
+        if term not in terms:
+            terms[term] = f"?v{len(terms)}"
+            bindings[terms[term][1:]] = term
+        return terms[term]
+
+    for offset, activity in enumerate(activities):
+        node = activity_iri(audit, PLACEHOLDER, activity)
+        number, iri = f"?n{offset}", f"?a{offset}"
+        digest = Literal(node.value.rsplit("-", 1)[1])
+        binds.append(f"BIND(?last + {offset + 1} AS {number})")
+        binds.append(f"BIND({{{{activity_iri(?audit, {number}, {variable(digest)})}}}} AS {iri})")
+        derived: dict[str, str] = {node.value: iri}
+
+        def position(term: Term, predicate: Term | None = None, offset: int = offset,
+                     derived: dict[str, str] = derived, node: NamedNode = node, iri: str = iri) -> str:
+            if isinstance(term, NamedNode) and term.value.startswith(node.value):
+                if term.value not in derived:
+                    name = f"?d{offset}_{len(derived)}"
+                    suffix = Literal(term.value[len(node.value):])
+                    binds.append(f"BIND(IRI(CONCAT(STR({iri}), {variable(suffix)})) AS {name})")
+                    derived[term.value] = name
+                return derived[term.value]
+            if predicate == CG.sequence and isinstance(term, Literal):
+                return f"?n{offset}"
+            return variable(term)
+
+        for triple in activity_triples(iris, paper_id, PLACEHOLDER, activity):
+            template.append(f"{position(triple.subject)} {position(triple.predicate)} {position(triple.object, triple.predicate)} .")
+    last = read_internal_query("audit-last-sequence")
+    text = (
+        "INSERT { GRAPH ?audit {\n" + "\n".join(template) + "\n} }\nWHERE {\n"
+        f"{{ {last} }}\n" + "\n".join(binds) + "\n}"
+    )
+    return bind(expand_fragments(text), bindings)
+
