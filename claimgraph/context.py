@@ -10,7 +10,6 @@ refuses to work with a missing or stale vocabulary graph and says what to run.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Triple
@@ -28,22 +27,34 @@ def vocabulary_fingerprint(triples: list[Triple]) -> str:
     return hashlib.sha256(ntriples(sorted(triples, key=str)).encode("utf-8")).hexdigest()[:16]
 
 
-@dataclass
 class Context:
-    """The store, IRI scheme and profile of a run; ``read_only`` contexts never write."""
+    """The store, IRI scheme and profile of a run; ``read_only`` contexts never write.
 
-    store: Store
-    iris: IriScheme = field(default_factory=IriScheme)
-    profile: Profile = field(default_factory=lambda: load_profile("discourse"))
-    read_only: bool = False
-    _vocabulary: NamedNode | None = field(default=None, init=False, repr=False)
+    A profile given by name is loaded on first use, so a command that never
+    needs it (a query, an export) does not pay for reading the ontology.
+    """
+
+    def __init__(self, store: Store, iris: IriScheme | None = None, profile: Profile | str = "discourse", read_only: bool = False) -> None:
+        self.store = store
+        self.iris = iris or IriScheme()
+        self.read_only = read_only
+        self._profile = profile
+        self._vocabulary: NamedNode | None = None
+
+    @property
+    def profile(self) -> Profile:
+        if isinstance(self._profile, str):
+            self._profile = load_profile(self._profile)
+        return self._profile
 
     @classmethod
     def open(cls, location: str | Path, base: str | None = None, profile: str | Profile = "discourse", read_only: bool = False) -> Context:
         """Open the store at ``location`` (a directory or an http(s) URL) with the given base and profile."""
-        loaded = load_profile(profile) if isinstance(profile, str) else profile
-        iris = IriScheme(base or DEFAULT_BASE)
-        return cls(open_store(location, read_only=read_only), iris, loaded, read_only)
+        try:
+            iris = IriScheme(base or DEFAULT_BASE)
+        except ValueError as error:
+            raise StoreError(f"--base {base!r} is not a valid IRI: {error}") from error
+        return cls(open_store(location, read_only=read_only), iris, profile, read_only)
 
     def __enter__(self) -> Context:
         return self

@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from claimgraph.errors import ClaimgraphError
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from claimgraph.canonical.embeddings import Embedder
     from claimgraph.llm.backends import ChatBackend
     from claimgraph.llm.config import LLMConfig
@@ -98,6 +99,8 @@ def _resolve(entry: EntryPoint, kind: type) -> list[Any]:
 
 @cache
 def _registered(kind: type) -> tuple[Any, ...]:
+    from importlib.metadata import entry_points  # imported here: scanning installed metadata is not free
+
     found: dict[str, Any] = {}
     for entry in sorted(entry_points(group=GROUPS[kind]), key=lambda entry: (entry.name, entry.value)):
         for plugin in _resolve(entry, kind):

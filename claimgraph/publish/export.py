@@ -13,9 +13,8 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import rdflib
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
 from claimgraph.assets import read_asset
@@ -26,6 +25,11 @@ from claimgraph.publish.dot import reasoning_dot
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import PREFIXES, XSD
 from claimgraph.store import EXPORT_FORMATS, Store
+
+if TYPE_CHECKING:
+    import rdflib
+
+    RdflibTerm = rdflib.URIRef | rdflib.BNode | rdflib.Literal
 
 EXPORT_FORMAT_NAMES = (*EXPORT_FORMATS, "jsonld")
 ALL_FORMAT_NAMES = (*EXPORT_FORMAT_NAMES, "dot")
@@ -94,6 +98,8 @@ def to_jsonld(store: Store, graphs: list[NamedNode] | None) -> bytes:
     quads: list[Quad] = []
     for graph in graphs if graphs is not None else [None]:
         quads.extend(store.quads(graph))
+    import rdflib
+
     dataset = rdflib.Dataset()
     dataset.addN(to_rdflib_quads(dataset, quads))
     context = jsonld_context()
@@ -106,12 +112,13 @@ def to_jsonld(store: Store, graphs: list[NamedNode] | None) -> bytes:
     return json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
 
 
-RdflibTerm = rdflib.URIRef | rdflib.BNode | rdflib.Literal
 _XSD_STRING = XSD.string
 
 
 def to_rdflib_quads(dataset: rdflib.Dataset, quads: Iterable[Quad]) -> Iterable[tuple[RdflibTerm, RdflibTerm, RdflibTerm, rdflib.Graph]]:
     """pyoxigraph quads as rdflib quads; converting terms directly is twice as fast as parsing N-Quads."""
+    import rdflib
+
     terms: dict[NamedNode | BlankNode | Literal, RdflibTerm] = {}
     contexts: dict[NamedNode, rdflib.Graph] = {}
 
