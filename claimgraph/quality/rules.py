@@ -19,7 +19,6 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +94,6 @@ def _value(term: Term | None) -> str:
 # ---------------------------------------------------------------- profile tables of the semantic layer
 
 
-@cache
 def _manifest_data(manifest: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(manifest.read_text(encoding="utf-8"))

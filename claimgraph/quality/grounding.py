@@ -1,0 +1,271 @@
+"""Source grounding audit: each anchored node against the span its source tuple cites (PEARL's lexical diagnostic).
+
+A node's score is the larger of two token overlaps with its span: token F1 and
+containment (the share of the node's tokens found in the span). Tokens are
+case-folded letter/digit runs without the function words of
+``grounding_words.txt``, with a plural ``s`` folded. The span of a tuple
+(x, y, z) is sentence x's text, plus the cited reference's viewpoint (x, y, z)
+when y > 0 (sparql/internal/grounding-nodes.rq and grounding-spans.rq).
+
+Nodes fall in three groups: *scored* (the tuple names a sentence), *implicit*
+((0, 0, 0) or no tuple: counted apart, never scored) and *unresolved* (the
+tuple names a sentence the paper does not have: scored 0). A scored node below
+the profile's threshold is listed. The paper passes when the share of scored
+nodes at or above the threshold is at least ``min_grounded_share`` and the share
+of implicit nodes is at most ``max_implicit_share`` ("most nodes have
+sufficient resolved overlap and default-source nodes remain limited").
+
+Profile table, all optional (docs/grounding.md says how the default threshold
+was calibrated)::
+
+    [grounding]
+    threshold = 0.6
+    min_grounded_share = 0.5
+    max_implicit_share = 0.5
+
+``audit_paper`` only reads; ``record_grounding`` appends a ``grounding``
+activity with the paper-level counts and one cg:GroundingScore per node to the
+paper's audit graph; ``ground_paper`` does both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from claimgraph.context import Context
+from claimgraph.errors import ProfileError
+from claimgraph.papers.audit import Activity, activity_iri, activity_triples, next_sequence, now
+from claimgraph.profile.manifest import Profile
+from claimgraph.quality.rules import profile_section
+from claimgraph.rdf.binding import Term
+from claimgraph.rdf.iris import content_hash
+from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.vocab import CG, RDF, XSD
+from claimgraph.store import Row
+
+WORDS_FILE = Path(__file__).with_name("grounding_words.txt")
+_WORD = re.compile(r"[^\W_]+")
+SCORED, IMPLICIT, UNRESOLVED = "scored", "implicit", "unresolved"
+Source = tuple[int, int, int]
+
+
+@cache
+def function_words(path: Path = WORDS_FILE) -> frozenset[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
+def fold(word: str) -> str:
+    """A light plural fold: studies -> study, waves -> wave, mass stays."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    stop = function_words()
+    return [fold(word) for word in _WORD.findall(text.casefold()) if word not in stop]
+
+
+def overlap_scores(node_text: str, span_text: str) -> tuple[float, float]:
+    """(token F1, containment) of a node's text against its span; (0, 0) when either has no content word."""
+    node, span = Counter(tokens(node_text)), Counter(tokens(span_text))
+    if not node or not span:
+        return 0.0, 0.0
+    shared = sum((node & span).values())
+    precision, recall = shared / sum(node.values()), shared / sum(span.values())
+    f1 = 2 * precision * recall / (precision + recall) if shared else 0.0
+    return f1, precision
+
+
+@dataclass(frozen=True)
+class GroundingSettings:
+    """The defaults are the calibration of docs/grounding.md (bench/grounding.py); a profile's [grounding] overrides them."""
+
+    threshold: float = 0.6
+    min_grounded_share: float = 0.5
+    max_implicit_share: float = 0.5
+
+
+def grounding_settings(profile: Profile) -> GroundingSettings:
+    section = profile_section(profile, "grounding")
+    values = {}
+    for name in ("threshold", "min_grounded_share", "max_implicit_share"):
+        if name in section:
+            value = section[name]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ProfileError(f"{profile.manifest}: [grounding] {name} must be a number from 0 to 1, not {value!r}")
+            values[name] = float(value)
+    return GroundingSettings(**values)
+
+
+@dataclass(frozen=True)
+class NodeGrounding:
+    """One node against its span; ``score`` = max(F1, containment); spans are the sentence and viewpoint cited."""
+
+    node: NamedNode
+    text: str
+    source: tuple[int, int, int] | None
+    status: str
+    span_text: str = ""
+    spans: tuple[NamedNode, ...] = ()
+    f1: float = 0.0
+    containment: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return max(self.f1, self.containment)
+
+
+@dataclass
+class GroundingAudit:
+    paper_id: str
+    settings: GroundingSettings
+    nodes: list[NodeGrounding] = field(default_factory=list)
+
+    def by_status(self, status: str) -> list[NodeGrounding]:
+        return [node for node in self.nodes if node.status == status]
+
+    @property
+    def anchored(self) -> list[NodeGrounding]:
+        """Nodes whose tuple points into the paper (scored and unresolved)."""
+        return [node for node in self.nodes if node.status != IMPLICIT]
+
+    @property
+    def below(self) -> list[NodeGrounding]:
+        return [node for node in self.anchored if node.score < self.settings.threshold]
+
+    @property
+    def grounded_share(self) -> float:
+        anchored = self.anchored
+        return (len(anchored) - len(self.below)) / len(anchored) if anchored else 0.0
+
+    @property
+    def implicit_share(self) -> float:
+        return len(self.by_status(IMPLICIT)) / len(self.nodes) if self.nodes else 0.0
+
+    @property
+    def passed(self) -> bool:
+        if not self.nodes:
+            return True
+        return self.grounded_share >= self.settings.min_grounded_share and self.implicit_share <= self.settings.max_implicit_share
+
+    def measures(self) -> dict[str, int]:
+        """Paper-level figures as integers (shares and scores in thousandths), for the gate table and the audit."""
+        scored = [node.score for node in self.anchored]
+        return {
+            "grounding_nodes": len(self.nodes),
+            "grounding_scored": len(self.by_status(SCORED)),
+            "grounding_below_threshold": len(self.below),
+            "grounding_implicit": len(self.by_status(IMPLICIT)),
+            "grounding_unresolved": len(self.by_status(UNRESOLVED)),
+            "grounding_mean_permille": round(1000 * sum(scored) / len(scored)) if scored else 0,
+            "grounding_share_permille": round(1000 * self.grounded_share),
+            "grounding_threshold_permille": round(1000 * self.settings.threshold),
+            "grounding_passed": int(self.passed),
+        }
+
+    def node(self, iri: NamedNode) -> NodeGrounding | None:
+        return next((node for node in self.nodes if node.node == iri), None)
+
+
+def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None = None) -> GroundingAudit:
+    """Score every extracted node of the paper graph against its span (reads only)."""
+    audit = GroundingAudit(paper_id, settings or grounding_settings(ctx.profile))
+    graph = ctx.iris.paper(paper_id)
+    spans: dict[Source, tuple[NamedNode, str]] = {}
+    for row in ctx.store.select(read_internal_query("grounding-spans"), {"graph": graph}):
+        key = (int(row["x"].value), int(row["y"].value), int(row["z"].value))
+        spans.setdefault(key, (row["span"], row["text"].value))  # type: ignore[arg-type]
+    seen: set[Term] = set()
+    for row in ctx.store.select(read_internal_query("grounding-nodes"), {"graph": graph, "vocabulary": ctx.vocabulary}):
+        if row["node"] not in seen:  # a node with two types or texts is scored once
+            seen.add(row["node"])
+            audit.nodes.append(_node_grounding(row, spans))
+    return audit
+
+
+def _node_grounding(row: Row, spans: dict[Source, tuple[NamedNode, str]]) -> NodeGrounding:
+    node, text = row["node"], row["text"].value
+    source = (int(row["x"].value), int(row["y"].value), int(row["z"].value)) if "x" in row else None
+    if source is None or source[0] == 0:
+        return NodeGrounding(node, text, source, IMPLICIT)  # type: ignore[arg-type]
+    sentence = spans.get((source[0], 0, 0))
+    if sentence is None:
+        return NodeGrounding(node, text, source, UNRESOLVED)  # type: ignore[arg-type]
+    cited = [sentence, *([spans[source]] if source[1] > 0 and source in spans else [])]
+    span = " ".join(text for _, text in cited)
+    f1, containment = overlap_scores(text, span)
+    return NodeGrounding(node, text, source, SCORED, span, tuple(iri for iri, _ in cited), f1, containment)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- the audit graph
+
+
+def _decimal(value: float) -> Literal:
+    return Literal(f"{value:.3f}", datatype=XSD.decimal)
+
+
+def score_triples(activity: NamedNode, scored: NodeGrounding, threshold: float) -> Iterator[Triple]:
+    score = NamedNode(f"{activity.value}/score/{content_hash(scored.node.value, length=12)}")
+    yield Triple(activity, CG.hasGroundingScore, score)
+    yield Triple(score, RDF.type, CG.GroundingScore)
+    yield Triple(score, CG.scoredNode, scored.node)
+    yield Triple(score, CG.groundingStatus, Literal(scored.status))
+    if scored.status != IMPLICIT:
+        yield Triple(score, CG.tokenF1, _decimal(scored.f1))
+        yield Triple(score, CG.containment, _decimal(scored.containment))
+        yield Triple(score, CG.groundingValue, _decimal(scored.score))
+        yield Triple(score, CG.belowThreshold, Literal("true" if scored.score < threshold else "false", datatype=XSD.boolean))
+    for span in scored.spans:
+        yield Triple(score, CG.citedSpan, span)
+
+
+def grounding_activity(audit: GroundingAudit) -> Activity:
+    notes = {"verdict": "passed" if audit.passed else "failed", "threshold": f"{audit.settings.threshold:g}",
+             "below_threshold": " ".join(node.node.value.rsplit("/", 1)[-1] for node in audit.below[:50]) or "none"}
+    return Activity("grounding", "source grounding audit", audit.measures(), touched=[node.node for node in audit.below], notes=notes, ended=now())
+
+
+def record_grounding(ctx: Context, audit: GroundingAudit) -> NamedNode:
+    """Append the audit to the paper's audit graph (one activity, one score per node); returns the activity IRI."""
+    activity = grounding_activity(audit)
+    sequence = next_sequence(ctx.store, ctx.iris, audit.paper_id)
+    iri = activity_iri(ctx.iris.audit_graph(audit.paper_id), sequence, activity)
+    triples = list(activity_triples(ctx.iris, audit.paper_id, sequence, activity))
+    for scored in audit.nodes:
+        triples.extend(score_triples(iri, scored, audit.settings.threshold))
+    ctx.store.insert({ctx.iris.audit_graph(audit.paper_id): triples})
+    return iri
+
+
+def ground_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None = None) -> GroundingAudit:
+    audit = audit_paper(ctx, paper_id, settings)
+    record_grounding(ctx, audit)
+    return audit
+
+
+def roc_auc(positives: Sequence[float], negatives: Sequence[float]) -> float:
+    """Probability that a positive scores above a negative (ties count half): how well scores separate two sets."""
+    if not positives or not negatives:
+        raise ValueError("roc_auc needs at least one positive and one negative score")
+    ranked = sorted([(score, 1) for score in positives] + [(score, 0) for score in negatives])
+    rank_sum, position = 0.0, 0
+    while position < len(ranked):
+        end = position
+        while end < len(ranked) and ranked[end][0] == ranked[position][0]:
+            end += 1
+        average_rank = (position + 1 + end) / 2
+        rank_sum += average_rank * sum(label for _, label in ranked[position:end])
+        position = end
+    count = len(positives)
+    return (rank_sum - count * (count + 1) / 2) / (count * len(negatives))
