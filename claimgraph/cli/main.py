@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "claimgraph.cli.commands.canonical",
     "claimgraph.cli.commands.reasoning",
     "claimgraph.cli.commands.inspect",
+    "claimgraph.cli.commands.serve",
 )
 
 
