@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from claimgraph.canonical.state import covered_papers
+from claimgraph.canonical.links.state import covered_papers
 from claimgraph.context import Context
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.profile.ontology import merge_policy

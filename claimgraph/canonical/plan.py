@@ -1,4 +1,4 @@
-"""What canonicalizing one paper decides (merges, hub links, new hubs) and the counts of a run."""
+"""What canonicalizing one paper decides (links to hubs, new hubs) and the counts of a run."""
 
 from __future__ import annotations
 
@@ -7,37 +7,40 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import NamedNode
 
-from claimgraph.canonical.state import HubRow
-
-
-@dataclass(frozen=True)
-class Merge:
-    retired: str
-    survivor: str
-    type: str
-    similarity: float
-    graphs: tuple[str, ...]  # the paper graphs that described the retired IRI
+from claimgraph.canonical.links.state import HubRow
 
 
 @dataclass(frozen=True)
 class Link:
+    """``node`` (of paper graph ``graph``) joins ``hub``: cg:mentions (cautious) or skos:exactMatch (a merge)."""
+
     node: NamedNode
     graph: NamedNode
     hub: NamedNode
     similarity: float
+    predicate: NamedNode
+    type: str
+    text: str
+    policy: str = "cautious"
 
 
 @dataclass
 class Plan:
-    """What canonicalizing one paper will write."""
+    """What canonicalizing one paper will write, and what deciding it took."""
 
     graph: NamedNode
     nodes: int = 0
-    merges: list[Merge] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     new_hubs: list[HubRow] = field(default_factory=list)
     unattached: int = 0
     skipped: bool = False
+    exact: int = 0          # nodes placed by exact text, without an ANN search
+    guard_vetoes: int = 0   # candidates above the threshold that the guards kept apart
+    adjudicated: dict[str, int] = field(default_factory=lambda: {"same": 0, "different": 0})
+
+    @property
+    def merges(self) -> list[Link]:
+        return [link for link in self.links if link.policy == "aggressive"]
 
 
 @dataclass
@@ -51,6 +54,10 @@ class CanonicalizeSummary:
     links: int = 0
     hubs_created: int = 0
     unattached: int = 0
+    exact: int = 0
+    guard_vetoes: int = 0
+    adjudicated_same: int = 0
+    adjudicated_different: int = 0
     embedded: int = 0
     rebuilt: str | None = None
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
@@ -62,21 +69,29 @@ class CanonicalizeSummary:
         self.papers.append(paper_id)
         self.nodes += plan.nodes
         self.merges += len(plan.merges)
-        self.links += len(plan.links)
+        self.links += len(plan.links) - len(plan.merges)
         self.hubs_created += len(plan.new_hubs)
         self.unattached += plan.unattached
+        self.exact += plan.exact
+        self.guard_vetoes += plan.guard_vetoes
+        self.adjudicated_same += plan.adjudicated["same"]
+        self.adjudicated_different += plan.adjudicated["different"]
 
     def rows(self) -> list[list[object]]:
         rows: list[list[object]] = [
             ["papers canonicalized", len(self.papers)],
             ["papers already covered (skipped)", len(self.skipped)],
             ["nodes placed", self.nodes],
-            ["merges", self.merges],
+            ["merges (skos:exactMatch to a CANON_ node)", self.merges],
             ["mentions of CANON_ hubs", self.links],
             ["CANON_ hubs created", self.hubs_created],
             ["nodes left unattached", self.unattached],
+            ["placed by exact text (no ANN search)", self.exact],
+            ["candidates vetoed by the guards", self.guard_vetoes],
             ["texts embedded (not cached)", self.embedded],
         ]
+        if self.adjudicated_same or self.adjudicated_different:
+            rows.append(["LLM adjudication: same / different", f"{self.adjudicated_same} / {self.adjudicated_different}"])
         if self.rebuilt:
             rows.append(["sidecar rebuilt because", self.rebuilt])
         rows.extend([f"seconds {name}", f"{value:.2f}"] for name, value in self.seconds.items())

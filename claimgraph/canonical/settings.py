@@ -18,19 +18,37 @@ class CanonicalizeError(ClaimgraphError):
 
 @dataclass(frozen=True)
 class CanonicalizeSettings:
-    """The ``[canonicalize]`` table of a profile manifest."""
+    """The ``[canonicalize]`` table of a profile manifest.
+
+    ``adjudicate`` maps a class local name to a cosine band [low, high): with an LLM
+    configured for adjudication, a candidate the guards pass is accepted at or above
+    ``high``, asked about in the band, and rejected below ``low``; without one, the
+    class's threshold decides alone.
+    """
 
     embedder: str = DEFAULT_EMBEDDER
     hub_size: int = 2
     candidates: int = 10
     ef_search: int = 64
-    default_confidence: float = 0.5
     default_threshold: float = 0.9
     thresholds: Mapping[str, float] = field(default_factory=dict, hash=False)
+    adjudicate: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    guards: bool = True
 
     def threshold(self, type_iri: str) -> float:
         """The cosine similarity a candidate of this class must reach."""
         return self.thresholds.get(local_name(type_iri), self.default_threshold)
+
+    def band(self, type_iri: str) -> tuple[float, float] | None:
+        """The adjudication band of this class, if the profile sets one."""
+        return self.adjudicate.get(local_name(type_iri))
+
+
+def _band(where: str, name: str, value: object) -> tuple[float, float]:
+    if (isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value)
+            and 0.0 < value[0] < value[1] <= 1.0):
+        return float(value[0]), float(value[1])
+    raise CanonicalizeError(f"{where} adjudicate.{name} = {value!r}: a band [low, high] with 0 < low < high <= 1 is needed")
 
 
 def load_settings(profile: Profile) -> CanonicalizeSettings:
@@ -46,14 +64,15 @@ def load_settings(profile: Profile) -> CanonicalizeSettings:
         hub_size=table.get("hub_size", 2),
         candidates=table.get("candidates", 10),
         ef_search=table.get("ef_search", 64),
-        default_confidence=float(table.get("default_confidence", 0.5)),
         default_threshold=float(thresholds.pop("default", 0.9)),
         thresholds={name: float(value) for name, value in thresholds.items()},
+        adjudicate={name: _band(where, name, value) for name, value in table.get("adjudicate", {}).items()},
+        guards=table.get("guards", True),
     )
     for name in ("hub_size", "candidates", "ef_search"):
         value = getattr(settings, name)
         if not isinstance(value, int) or value < (2 if name == "hub_size" else 1):
             raise CanonicalizeError(f"{where} {name} = {value!r}: a positive integer is needed (hub_size at least 2)")
-    if not 0.0 <= settings.default_confidence <= 1.0:
-        raise CanonicalizeError(f"{where} default_confidence must be in [0, 1]")
+    if not isinstance(settings.guards, bool):
+        raise CanonicalizeError(f"{where} guards = {settings.guards!r}: true or false")
     return settings

@@ -1,19 +1,48 @@
-# Before a paper graph is replaced (re-ingest), take its members out of the
-# cg:memberCount of the CANON_ hubs it mentions, so that linking the new graph
-# counts them once. Runs in the same request as the replacement. The paper's
-# mentions are read first (a subquery), so the cost follows the paper, not the
-# number of hubs.
+# Before a paper graph is replaced (re-ingest), take the paper's nodes out of the
+# canonical graph in the same request: the CANON_ hubs' cg:memberCount goes down
+# by the paper's members, its links (cg:mentions / skos:exactMatch) and their
+# annotations go, each hub forgets the paper in its provenance, unmerge marks on
+# the paper's nodes go, and hubs left with no member are removed. Linking the new
+# graph then counts its members once, and no count ever drifts below 1.
+# A link belongs to the paper its annotation's prov:wasDerivedFrom names.
 # Bind ?graph (the paper graph about to be replaced) and ?canonical.
-PREFIX cg:  <https://w3id.org/claimgraph/ontology/v1#>
+PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
+PREFIX prov: <http://www.w3.org/ns/prov#>
+PREFIX rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
 
 DELETE { GRAPH ?canonical { ?hub cg:memberCount ?old } }
 INSERT { GRAPH ?canonical { ?hub cg:memberCount ?count } }
 WHERE {
   {
     SELECT ?hub (COUNT(DISTINCT ?member) AS ?leaving)
-    WHERE { GRAPH ?graph { ?member cg:mentions ?hub } }
+    WHERE {
+      GRAPH ?canonical {
+        ?annotation a cg:EdgeAnnotation ; prov:wasDerivedFrom ?graph ; rdf:subject ?member ; rdf:object ?hub .
+        ?hub a cg:CanonicalNode .
+      }
+    }
     GROUP BY ?hub
   }
   GRAPH ?canonical { ?hub cg:memberCount ?old }
   BIND(IF(?old > ?leaving, ?old - ?leaving, 0) AS ?count)
-}
+} ;
+
+DELETE { GRAPH ?canonical { ?member ?link ?hub . ?annotation ?p ?o } }
+WHERE {
+  GRAPH ?canonical {
+    ?annotation a cg:EdgeAnnotation ; prov:wasDerivedFrom ?graph ;
+                rdf:subject ?member ; rdf:predicate ?link ; rdf:object ?hub ; ?p ?o .
+  }
+} ;
+
+DELETE { GRAPH ?canonical { ?hub prov:wasDerivedFrom ?graph } }
+WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; prov:wasDerivedFrom ?graph } } ;
+
+DELETE { GRAPH ?canonical { ?member cg:heldApartFrom ?hub } }
+WHERE {
+  GRAPH ?canonical { ?member cg:heldApartFrom ?hub }
+  FILTER(STRSTARTS(STR(?member), CONCAT(STR(?graph), "/")))
+} ;
+
+DELETE { GRAPH ?canonical { ?hub ?p ?o } }
+WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 ; ?p ?o } }

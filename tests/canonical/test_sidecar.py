@@ -1,4 +1,5 @@
-"""The sidecar: rebuildable from the store, atomic files, corruption and staleness detected; embedders; CLI."""
+"""The sidecar: rebuildable from the store, saved incrementally, corruption and staleness detected,
+a killed run resumed; embedders; CLI."""
 
 from __future__ import annotations
 
@@ -13,15 +14,18 @@ import pytest
 
 from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers, reindex
 from claimgraph.canonical.embeddings import EmbeddingError, HashingEmbedder, OpenAIEmbedder, make_embedder
-from claimgraph.canonical.sidecar import IDMAP_FILE, INDEX_FILE, EmbeddingCache, Sidecar, default_sidecar_dir
+from claimgraph.canonical.index.embedding_cache import EmbeddingCache
+from claimgraph.canonical.index.partition import Partition
+from claimgraph.canonical.links.state import read_store_state
+from claimgraph.canonical.sidecar import IDMAP_FILE, PARTITIONS_DIR, Sidecar, default_sidecar_dir
 from claimgraph.cli.main import main
-from claimgraph.rdf.vocab import CG
-from claimgraph.papers.storage import store_document
 from claimgraph.context import Context
+from claimgraph.papers.storage import store_document
+from claimgraph.rdf.vocab import CG
 
 
-def snapshot(sidecar: Sidecar) -> dict[str, dict[str, tuple[np.ndarray, float, tuple[str, ...]]]]:
-    return {name: {iri: (vector, weight, graphs) for iri, vector, weight, graphs in partition.live_items()}
+def snapshot(sidecar: Sidecar) -> dict[str, dict[str, tuple[np.ndarray, tuple[str, ...]]]]:
+    return {name: {iri: (vector, graphs) for iri, vector, graphs in partition.live_items()}
             for name, partition in sidecar.partitions.items() if len(partition)}
 
 
@@ -29,19 +33,19 @@ def assert_same(left: Sidecar, right: Sidecar) -> None:
     a, b = snapshot(left), snapshot(right)
     assert {name: sorted(rows) for name, rows in a.items()} == {name: sorted(rows) for name, rows in b.items()}
     for name, rows in a.items():
-        for iri, (vector, weight, graphs) in rows.items():
+        for iri, (vector, graphs) in rows.items():
             np.testing.assert_allclose(vector, b[name][iri][0], atol=1e-5)
-            assert weight == pytest.approx(b[name][iri][1]) and graphs == b[name][iri][2]
+            assert graphs == b[name][iri][1]
 
 
 @pytest.fixture
-def canonicalized_store(store, iris, canon_documents, discourse_paper, tmp_path: Path):
-    """Two ARCHE papers plus two crafted papers with a factor merge, canonicalized with the hashing embedder."""
-    for document in canon_documents:
+def canonicalized_store(store, iris, synthetic_documents, discourse_paper, tmp_path: Path):
+    """Two synthetic ARCHE papers plus two crafted papers with a factor merge, canonicalized with the hashing embedder."""
+    for document in synthetic_documents[:2]:
         store_document(store, iris, document)
     store.replace_graph(iris.paper("a"), discourse_paper(iris, "a", {"s": ("tobacco smoking", 0.9)}))
     store.replace_graph(iris.paper("b"), discourse_paper(iris, "b", {"s": ("tobacco smoking", 0.4)}))
-    papers = [document.paper_id for document in canon_documents] + ["a", "b"]
+    papers = [document.paper_id for document in synthetic_documents[:2]] + ["a", "b"]
     canonicalize_papers(Context(store, iris), papers, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
     return store
 
@@ -56,53 +60,134 @@ def test_a_saved_sidecar_matching_the_store_is_used_as_is(canonicalized_store, i
     assert len(reopened.sidecar.covered) == 4
 
 
+def test_the_kept_up_fingerprint_equals_the_one_read_from_the_store(canonicalized_store, iris, tmp_path: Path) -> None:
+    canonicalizer = open_again(canonicalized_store, iris, tmp_path)
+    assert canonicalizer.fingerprint.hex() == read_store_state(canonicalized_store, iris, canonicalizer.policies).fingerprint
+
+
 def test_reindex_after_deleting_the_sidecar_gives_identical_results(canonicalized_store, iris, tmp_path: Path) -> None:
     before = open_again(canonicalized_store, iris, tmp_path).sidecar
     shutil.rmtree(tmp_path / "side")
     summary = reindex(Context(canonicalized_store, iris), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
-    assert summary.covered == 4 and summary.partitions[f"merge {CG.Factor.value}"] == 1
+    assert summary.covered == 4 and summary.partitions[f"hub {CG.Factor.value}"] == 1
     after = open_again(canonicalized_store, iris, tmp_path)
     assert after.summary.rebuilt is None
     assert_same(before, after.sidecar)
     query = HashingEmbedder().embed(["tobacco smoking"])
-    assert before.search("merge", CG.Factor.value, query, 3) == after.sidecar.search("merge", CG.Factor.value, query, 3)
+    assert before.search("hub", CG.Factor.value, query, 3) == after.sidecar.search("hub", CG.Factor.value, query, 3)
 
 
-@pytest.mark.parametrize("damage", ["index", "idmap", "truncate"])
+@pytest.mark.parametrize("damage", ["segment", "idmap", "truncate", "missing"])
 def test_a_corrupted_sidecar_is_detected_and_rebuilt(canonicalized_store, iris, tmp_path: Path, damage: str) -> None:
     before = open_again(canonicalized_store, iris, tmp_path).sidecar
     side = tmp_path / "side"
-    if damage == "index":
-        data = bytearray((side / INDEX_FILE).read_bytes())
+    segment = sorted((side / PARTITIONS_DIR).glob("*/*-rows-*.npz"))[0]
+    if damage == "segment":
+        data = bytearray(segment.read_bytes())
         data[len(data) // 2] ^= 0xFF
-        (side / INDEX_FILE).write_bytes(bytes(data))
+        segment.write_bytes(bytes(data))
     elif damage == "idmap":
         (side / IDMAP_FILE).write_text("{not json", encoding="utf-8")
+    elif damage == "truncate":
+        segment.write_bytes(segment.read_bytes()[:100])
     else:
-        (side / INDEX_FILE).write_bytes((side / INDEX_FILE).read_bytes()[:100])
+        segment.unlink()
     reopened = open_again(canonicalized_store, iris, tmp_path)
     assert reopened.summary.rebuilt and ("does not match" in reopened.summary.rebuilt or "unreadable" in reopened.summary.rebuilt)
     assert_same(before, reopened.sidecar)
 
 
-def test_a_stale_sidecar_is_rebuilt_and_never_returns_a_node_the_store_lacks(canonicalized_store, iris, canon_documents, tmp_path: Path) -> None:
-    dropped = canon_documents[1].paper_id
+def test_a_stale_sidecar_is_rebuilt_and_never_returns_a_node_the_store_lacks(canonicalized_store, iris, synthetic_documents, tmp_path: Path) -> None:
+    dropped = synthetic_documents[1].paper_id
     canonicalized_store.drop_graphs([iris.paper(dropped), iris.audit_graph(dropped)])
     reopened = open_again(canonicalized_store, iris, tmp_path)
     assert reopened.summary.rebuilt.startswith("stale")
     prefix = iris.paper(dropped).value + "/"
     for partition in reopened.sidecar.partitions.values():
         assert not [iri for iri, *_ in partition.live_items() if iri.startswith(prefix)]
-        assert not [graph for *_, graphs in partition.live_items() for graph in graphs if graph == iris.paper(dropped).value]
+
+
+def test_a_save_writes_only_the_rows_added_since_the_last_one(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    sidecar = Sidecar(tmp_path, "hashing:16", 16)
+    partition = sidecar.partition("pending", CG.Claim.value)
+    partition.add_many([f"n{i}" for i in range(100)], rng.normal(size=(100, 16)), [["g"]] * 100)
+    sidecar.save("one")
+    folder = next((tmp_path / PARTITIONS_DIR).iterdir())
+    first = {path.name: path.stat().st_mtime_ns for path in folder.glob("*-rows-*")}
+    partition.add_many([f"m{i}" for i in range(10)], rng.normal(size=(10, 16)), [["h"]] * 10)
+    partition.retire("n3")
+    sidecar.save("two")
+    rows = sorted(folder.glob("*-rows-*"))
+    assert len(rows) == 2 and {name: mtime for name, mtime in first.items()} == {rows[0].name: rows[0].stat().st_mtime_ns}
+    with np.load(rows[1]) as data:
+        assert list(data["iris"]) == [f"m{i}" for i in range(10)]
+    loaded = Sidecar.load(tmp_path, "hashing:16", 16)
+    assert loaded.fingerprint == "two" and len(loaded.partitions[partition.name]) == 109 and "n3" not in loaded.partitions[partition.name]
+
+
+def test_a_snapshot_plus_the_rows_after_it_give_the_same_search(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    vectors = rng.normal(size=(2600, 16)).astype(np.float32)
+    sidecar = Sidecar(tmp_path, "hashing:16", 16)
+    partition = sidecar.partition("hub", CG.Claim.value)
+    partition.add_many([f"n{i}" for i in range(2100)], vectors[:2100], [[]] * 2100)
+    sidecar.save("a")  # 2,100 rows: past the minimum tail, so an HNSW snapshot is written
+    partition.add_many([f"n{i}" for i in range(2100, 2600)], vectors[2100:], [[]] * 500)
+    sidecar.save("b")  # 500 rows after the snapshot: a segment, no new snapshot
+    folder = next((tmp_path / PARTITIONS_DIR).iterdir())
+    assert [path.name.split("-hnsw-")[1] for path in folder.glob("*-hnsw-*")] == ["0000002100.faiss"]
+    loaded = Sidecar.load(tmp_path, "hashing:16", 16).partitions[partition.name]
+    for query in vectors[::97]:
+        assert [hit.iri for hit in loaded.exact_search(query, 5)] == [hit.iri for hit in partition.exact_search(query, 5)]
+        assert {hit.iri for hit in loaded.search(query, 5, 128)} & {hit.iri for hit in partition.exact_search(query, 5)}
+
+
+def test_a_killed_run_resumes_where_it_stopped(store, iris, discourse_paper, tmp_path: Path) -> None:
+    papers = ["p1", "p2", "p3", "p4"]
+    for number, paper in enumerate(papers):
+        store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {}, claims=[("1", f"claim number {number} about soil", None)]))
+
+    class Killed(Exception):
+        pass
+
+    def kill_after_two(paper_id: str, _plan: object) -> None:
+        if paper_id == "p2":
+            raise Killed
+
+    with pytest.raises(Killed):
+        canonicalize_papers(Context(store, iris), papers, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                            on_paper=kill_after_two, checkpoint_seconds=0)
+    again = canonicalize_papers(Context(store, iris), papers, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
+    assert again.rebuilt is None and again.skipped == ["p1", "p2"] and again.papers == ["p3", "p4"]
+    assert again.embedded == 0  # every text was embedded (and flushed) before the first paper was placed
+
+
+def test_embedding_cache_flushes_chunks_so_an_interrupted_embedding_keeps_its_work(tmp_path: Path, monkeypatch) -> None:
+    import claimgraph.canonical.index.embedding_cache as module
+
+    monkeypatch.setattr(module, "CHUNK", 3)
+    calls: list[int] = []
+
+    class FailingSecondTime(HashingEmbedder):
+        def embed(self, texts):
+            calls.append(len(texts))
+            if len(calls) == 3:
+                raise RuntimeError("killed")
+            return super().embed(texts)
+
+    cache = EmbeddingCache(FailingSecondTime(), tmp_path)
+    with pytest.raises(RuntimeError):
+        cache.embed([f"text {i}" for i in range(9)])
+    resumed = EmbeddingCache(HashingEmbedder(), tmp_path)
+    assert len(resumed) == 6 and resumed.missing([f"text {i}" for i in range(9)]) == ["text 6", "text 7", "text 8"]
 
 
 def test_a_retired_row_is_never_returned_and_compaction_keeps_search_exact() -> None:
-    from claimgraph.canonical.sidecar import Partition
-
     rng = np.random.default_rng(0)
     vectors = rng.normal(size=(1500, 16)).astype(np.float32)
-    partition = Partition("merge test", 16)
-    partition.add_many([f"n{i}" for i in range(1500)], vectors, [1.0] * 1500, [["g"]] * 1500)
+    partition = Partition("pending test", 16)
+    partition.add_many([f"n{i}" for i in range(1500)], vectors, [["g"]] * 1500)
     for i in range(1500):
         if i % 3:
             partition.retire(f"n{i}")
@@ -110,7 +195,7 @@ def test_a_retired_row_is_never_returned_and_compaction_keeps_search_exact() -> 
     assert len(hits) == 10 and all(int(hit.iri[1:]) % 3 == 0 for hit in hits)
     assert [hit.iri for hit in hits] == [hit.iri for hit in partition.exact_search(vectors[1], 10)]
     partition.add("n1", vectors[1])  # 1501 rows, 501 alive: dead rows outnumber live ones twice, compacted
-    assert partition.rows == len(partition) == 501
+    assert partition.rows == len(partition) == 501 and partition.generation == 1
     assert partition.search(vectors[1], 1)[0].iri == "n1"
 
 
@@ -118,7 +203,7 @@ def test_embedding_cache_embeds_each_text_once_and_survives_a_reopen(tmp_path: P
     cache = EmbeddingCache(HashingEmbedder(), tmp_path)
     first = cache.embed(["a b", "c d", "a b"])
     assert cache.computed == 2
-    cache.save()
+    cache.flush()
     again = EmbeddingCache(HashingEmbedder(), tmp_path)
     np.testing.assert_array_equal(again.embed(["c d", "a b"]), first[[1, 0]])
     assert again.computed == 0
@@ -188,4 +273,4 @@ def test_cli_canonicalize_reindex_stats_and_merges(tmp_path: Path, iris, discour
     stats = json.loads(capsys.readouterr().out)["results"]["bindings"]
     assert main([*base, "reindex", "--embedder", "hashing"]) == 0
     values = {row["measure"]["value"]: row["value"]["value"] for row in stats}
-    assert (values["merged"], values["hubs"], values["attached to a hub"], values["cross-paper components"]) == ("1", "1", "2", "1")
+    assert (values["merged"], values["hubs"], values["attached to a hub"], values["cross-paper components"]) == ("2", "2", "2", "1")

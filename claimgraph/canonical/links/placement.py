@@ -1,0 +1,157 @@
+"""Where one node goes: an existing CANON_ node, a new one founded with its unattached peers, or the
+pending partition, under the merge policy, the cosine threshold, the guards and (optionally) an LLM.
+
+The same steps serve both policies; they differ in the link they write
+(aggressive: ``skos:exactMatch``, a merge; cautious: ``cg:mentions``) and in
+that an aggressive merge only ever joins nodes of different papers (duplicates
+inside one paper are the repair step's job).
+
+1. Exact text: a node whose text is byte-identical to a text already in a hub of
+   its type joins that hub without an ANN search; within one paper, nodes of a
+   cautious type with the same text are placed as one group (one search, and the
+   others follow: into the same hub, or founding one together).
+2. Hubs: the nearest hubs of the type, best first; the first at or above the
+   threshold whose representative text the guards find compatible wins, so a
+   guard veto gives the next candidate its chance.
+3. Pending peers: the node's unattached neighbours at or above the threshold that
+   the guards accept against the node's text. With ``hub_size - 1`` of them the node
+   founds a hub: its text is the hub's text and its vector the hub's fixed vector
+   (never an average, so a hub cannot drift); otherwise it waits in ``pending``.
+
+With adjudication on and a band [low, high) for the type, candidates from
+``low`` up that the guards pass are accepted at ``high`` or above and put to
+the LLM below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+
+import numpy as np
+from pyoxigraph import NamedNode
+
+from claimgraph.canonical.guards import check_pair
+from claimgraph.canonical.links.state import HubRow, NodeRow
+from claimgraph.canonical.links.writes import LINK_PREDICATES
+from claimgraph.canonical.plan import Link, Plan
+from claimgraph.canonical.settings import CanonicalizeSettings
+from claimgraph.canonical.sidecar import Sidecar
+from claimgraph.rdf.iris import IriScheme, content_hash
+from claimgraph.rdf.vocab import local_name
+
+Adjudicate = Callable[[str, str, str], bool]  # (text a, text b, class local name) -> same?
+
+
+class Placer:
+    """Places nodes into the sidecar's partitions and records the links in a Plan.
+
+    ``texts`` maps every hub and pending IRI to its text (the guards read them);
+    ``exact`` maps (type, text) to the hub that already holds that exact text.
+    """
+
+    def __init__(self, sidecar: Sidecar, settings: CanonicalizeSettings, policies: Mapping[str, str], iris: IriScheme,
+                 texts: MutableMapping[str, str], exact: MutableMapping[tuple[str, str], str],
+                 adjudicate: Adjudicate | None = None) -> None:
+        self.sidecar = sidecar
+        self.settings = settings
+        self.policies = policies
+        self.iris = iris
+        self.texts = texts
+        self.exact = exact
+        self.adjudicate = adjudicate
+
+    def place(self, row: NodeRow, vector: np.ndarray, plan: Plan, duplicates: Sequence[NodeRow] = ()) -> None:
+        """Place ``row``; ``duplicates`` (same type and text, same paper, cautious types only) follow it."""
+        policy = self.policies[row.type]
+        hub = self._exact_hub(row, policy)
+        if hub is not None:
+            for member in (row, *duplicates):
+                plan.exact += 1
+                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan)
+            return
+        linked = len(plan.links)
+        self._search(row, vector, policy, plan, len(duplicates))
+        if len(plan.links) > linked:
+            hub = plan.links[linked].hub.value  # the row's own link comes first, whether it joined or founded the hub
+            for member in duplicates:
+                plan.exact += 1
+                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan)
+        else:
+            pending = self.sidecar.partition("pending", row.type)
+            for member in duplicates:
+                pending.add(member.node.value, vector, [member.graph.value])
+                self.texts[member.node.value] = member.text
+
+    def _search(self, row: NodeRow, vector: np.ndarray, policy: str, plan: Plan, duplicates: int) -> None:
+        """Link ``row`` to a hub, found one with its peers (``duplicates`` more members to come), or leave it pending."""
+        low, high = self._band(row.type)
+        hubs = self.sidecar.partition("hub", row.type)
+        for hit in hubs.search(vector, self.settings.candidates, self.settings.ef_search):
+            if hit.similarity < low - 1e-9:
+                break
+            if policy == "aggressive" and row.graph.value in hubs.graphs_of(hit.iri):
+                continue
+            if self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan):
+                self._link(row.node, row.graph, row.type, row.text, NamedNode(hit.iri), hit.similarity, policy, plan)
+                return
+        self._join_peers(row, vector, policy, low, high, plan, duplicates)
+
+    def _exact_hub(self, row: NodeRow, policy: str) -> str | None:
+        hub = self.exact.get((row.type, row.text))
+        if hub is None or not self.sidecar.has("hub", row.type, hub):
+            return None
+        if policy == "aggressive" and row.graph.value in self.sidecar.partition("hub", row.type).graphs_of(hub):
+            return None
+        return hub
+
+    def _band(self, type_iri: str) -> tuple[float, float]:
+        band = self.settings.band(type_iri) if self.adjudicate else None
+        threshold = self.settings.threshold(type_iri)
+        return band if band else (threshold, threshold)
+
+    def _accept(self, text: str, other: str, similarity: float, high: float, type_iri: str, plan: Plan) -> bool:
+        """Whether a candidate above the low threshold joins: guards first, then the LLM in the band."""
+        if self.settings.guards and not check_pair(text, other).compatible:
+            plan.guard_vetoes += 1
+            return False
+        if similarity >= high - 1e-9 or self.adjudicate is None:
+            return True
+        same = self.adjudicate(text, other, local_name(type_iri))
+        plan.adjudicated["same" if same else "different"] += 1
+        return same
+
+    def _join_peers(self, row: NodeRow, vector: np.ndarray, policy: str, low: float, high: float, plan: Plan,
+                    duplicates: int) -> None:
+        pending = self.sidecar.partition("pending", row.type)
+        peers: list[tuple[str, str, float]] = []
+        papers = {row.graph.value}
+        for hit in pending.search(vector, self.settings.candidates, self.settings.ef_search):
+            if hit.similarity < low - 1e-9:
+                break
+            graph = pending.graphs_of(hit.iri)[0]
+            if hit.iri == row.node.value or (policy == "aggressive" and graph in papers):
+                continue
+            if self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan):
+                peers.append((hit.iri, graph, hit.similarity))
+                papers.add(graph)
+        if len(peers) + 1 + duplicates < self.settings.hub_size:
+            pending.add(row.node.value, vector, [row.graph.value])
+            self.texts[row.node.value] = row.text
+            return
+        hub = self.iris.canonical_node(local_name(row.type), content_hash(row.node.value))
+        graphs = sorted(papers) if policy == "aggressive" else []
+        self.sidecar.partition("hub", row.type).add(hub.value, vector, graphs)
+        self.texts[hub.value] = row.text
+        plan.new_hubs.append(HubRow(hub, row.type, row.text))
+        self._link(row.node, row.graph, row.type, row.text, hub, 1.0, policy, plan)
+        for iri, graph, similarity in peers:
+            pending.retire(iri)
+            self._link(NamedNode(iri), NamedNode(graph), row.type, self.texts.pop(iri), hub, similarity, policy, plan)
+
+    def _link(self, node: NamedNode, graph: NamedNode, type_iri: str, text: str, hub: NamedNode, similarity: float,
+              policy: str, plan: Plan) -> None:
+        plan.links.append(Link(node, graph, hub, similarity, LINK_PREDICATES[policy], type_iri, text, policy))
+        self.exact.setdefault((type_iri, text), hub.value)
+        hubs = self.sidecar.partition("hub", type_iri)
+        if policy == "aggressive" and graph.value not in hubs.graphs_of(hub.value):
+            hubs.add(hub.value, hubs.vector(hub.value), (*hubs.graphs_of(hub.value), graph.value))

@@ -1,0 +1,89 @@
+"""Undoing canonicalization: take a node out of a CANON_ node, or dissolve a CANON_ node entirely.
+
+A merge or a hub attachment is a link in the canonical graph, so undoing it
+touches only that graph (``sparql/merge/unlink-member.ru``): the link and its
+annotation go, the member count goes down, a hub left empty is removed, and
+the node is held apart from that hub so that later runs do not link it again.
+Each member's paper gets an ``unmerge`` activity in its audit graph, all in one
+request. The sidecar notices the change through its fingerprint and is rebuilt
+on the next canonicalization run.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from pyoxigraph import NamedNode, Triple
+
+from claimgraph.context import Context
+from claimgraph.errors import ClaimgraphError
+from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
+from claimgraph.rdf.binding import bind
+from claimgraph.rdf.queries import join_updates, read_named_query, read_sparql
+from claimgraph.rdf.vocab import local_name
+from claimgraph.store.base import insert_data_update
+
+
+class UnmergeError(ClaimgraphError):
+    """Nothing to unmerge: the IRI is neither a CANON_ node nor a node linked to one."""
+
+
+@dataclass(frozen=True)
+class Unlinked:
+    member: str
+    hub: str
+    paper: str
+    type: str
+    link: str
+    similarity: str
+
+
+def find_links(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | None = None) -> list[Unlinked]:
+    """The links a member has, or a hub's links, from the canonical graph."""
+    bindings = {"canonical": ctx.iris.canonical_graph()}
+    if member is not None:
+        bindings["member"] = member
+    if hub is not None:
+        bindings["hub"] = hub
+    rows = ctx.store.select(read_named_query("hub-members"), bindings)
+    return [Unlinked(row["member"].value, row["hub"].value, row["paper"].value, row["type"].value,
+                     local_name(row["link"].value), row["similarity"].value) for row in rows]
+
+
+def unmerge(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | None = None, reason: str = "") -> list[Unlinked]:
+    """Undo one member's link (``member``, optionally only to ``hub``) or every link of ``hub``; returns what was undone."""
+    if member is None and hub is None:
+        raise UnmergeError("name a member node or a CANON_ node to unmerge")
+    links = find_links(ctx, member=member, hub=hub)
+    if not links:
+        what = f"node <{member.value}>" if member is not None else f"CANON_ node <{hub.value}>"  # type: ignore[union-attr]
+        raise UnmergeError(f"{what} has no merge or hub attachment in the canonical graph of {ctx.store.location}; "
+                           "list them with `claimgraph query hub-members`")
+    canonical = ctx.iris.canonical_graph()
+    script = read_sparql("merge", "unlink-member.ru")
+    operations = [bind(script, {"member": NamedNode(link.member), "hub": NamedNode(link.hub), "canonical": canonical}) for link in links]
+    operations.append(insert_data_update(_audit(ctx, links, "hub" if member is None else "member", reason)))
+    ctx.store.update(join_updates([operation for operation in operations if operation]))
+    return links
+
+
+def _audit(ctx: Context, links: list[Unlinked], by: str, reason: str) -> dict[NamedNode, list[Triple]]:
+    """One ``unmerge`` activity per member, in its paper's audit graph."""
+    by_paper: dict[str, list[Unlinked]] = defaultdict(list)
+    for link in links:
+        paper_id = ctx.iris.paper_id_of(NamedNode(link.paper))
+        if paper_id is not None:
+            by_paper[paper_id].append(link)
+    triples: dict[NamedNode, list[Triple]] = {}
+    ended = now()
+    for paper_id, items in sorted(by_paper.items()):
+        start = next_sequence(ctx.store, ctx.iris, paper_id)
+        activities = [Activity("unmerge", f"unmerge from {local_name(link.type)} CANON_ node", {"unlinked": 1},
+                               [NamedNode(link.member), NamedNode(link.hub)],
+                               {"member": link.member, "hub": link.hub, "link": link.link, "similarity": link.similarity,
+                                "by": by, **({"reason": reason} if reason else {})}, ended=ended)
+                      for link in items]
+        triples[ctx.iris.audit_graph(paper_id)] = [
+            triple for offset, activity in enumerate(activities) for triple in activity_triples(ctx.iris, paper_id, start + offset, activity)]
+    return triples

@@ -1,0 +1,41 @@
+"""The RDF canonicalization writes, all in the canonical graph: member links with their
+annotations, CANON_ hub nodes, and the papers each hub's members come from.
+
+Paper graphs are never written: a cautious node's attachment is ``node cg:mentions hub``
+and an aggressive merge is ``node skos:exactMatch hub``, both in the canonical graph,
+each with an edge annotation whose confidence is the cosine similarity and whose
+``prov:wasDerivedFrom`` names the member's paper graph (so a re-ingest or an unmerge
+finds every link of a paper, and a hub's provenance is the union of its members' papers).
+"""
+
+from __future__ import annotations
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from claimgraph.canonical.links.state import HubRow
+from claimgraph.canonical.plan import Link
+from claimgraph.papers.annotations import confidence_literal, edge_annotation_triples
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.vocab import CG, PROV, RDF, Namespace
+
+SKOS = Namespace("http://www.w3.org/2004/02/skos/core#")
+LINK_PREDICATES = {"cautious": CG.mentions, "aggressive": SKOS.exactMatch}
+
+
+def link_triples(iris: IriScheme, link: Link) -> list[Triple]:
+    """``node cg:mentions|skos:exactMatch hub`` in the canonical graph, its annotation, and the hub's provenance."""
+    canonical = iris.canonical_graph()
+    confidence = confidence_literal(min(max(link.similarity, 0.0), 1.0))
+    return [
+        Triple(link.node, link.predicate, link.hub),
+        *edge_annotation_triples(iris, canonical, link.node, link.predicate, link.hub, confidence, derived_from=link.graph),
+        Triple(link.hub, PROV.wasDerivedFrom, link.graph),
+    ]
+
+
+def hub_triples(hub: HubRow) -> list[Triple]:
+    return [
+        Triple(hub.hub, RDF.type, CG.CanonicalNode),
+        Triple(hub.hub, CG.memberType, NamedNode(hub.type)),
+        Triple(hub.hub, CG.representativeText, Literal(hub.text)),
+    ]

@@ -1,0 +1,42 @@
+# Unmerge: take one node out of one CANON_ node (a merge or a hub attachment).
+# The member's link and its annotation go, cg:memberCount goes down by one, the
+# hub forgets the member's paper when no other member comes from it, the node is
+# marked `?member cg:heldApartFrom ?hub` (later canonicalization runs leave it
+# unattached until its paper is ingested again), and a hub left with no member
+# is removed. Paper graphs are not touched.
+# Bind ?member, ?hub and ?canonical.
+PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
+PREFIX prov: <http://www.w3.org/ns/prov#>
+PREFIX rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+
+DELETE { GRAPH ?canonical { ?hub cg:memberCount ?old } }
+INSERT { GRAPH ?canonical { ?hub cg:memberCount ?count } }
+WHERE {
+  GRAPH ?canonical { ?member cg:mentions|skos:exactMatch ?hub . ?hub cg:memberCount ?old }
+  BIND(IF(?old > 1, ?old - 1, 0) AS ?count)
+} ;
+
+INSERT { GRAPH ?canonical { ?member cg:heldApartFrom ?hub } }
+WHERE { GRAPH ?canonical { ?member cg:mentions|skos:exactMatch ?hub } } ;
+
+DELETE { GRAPH ?canonical { ?hub prov:wasDerivedFrom ?paper } }
+WHERE {
+  GRAPH ?canonical {
+    ?annotation a cg:EdgeAnnotation ; rdf:subject ?member ; rdf:object ?hub ; prov:wasDerivedFrom ?paper .
+    FILTER NOT EXISTS {
+      ?other a cg:EdgeAnnotation ; rdf:object ?hub ; prov:wasDerivedFrom ?paper .
+      FILTER(?other != ?annotation)
+    }
+  }
+} ;
+
+DELETE { GRAPH ?canonical { ?member ?link ?hub . ?annotation ?p ?o } }
+WHERE {
+  GRAPH ?canonical {
+    ?annotation a cg:EdgeAnnotation ; rdf:subject ?member ; rdf:predicate ?link ; rdf:object ?hub ; ?p ?o .
+  }
+} ;
+
+DELETE { GRAPH ?canonical { ?hub ?p ?o } }
+WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 ; ?p ?o } }

@@ -1,0 +1,117 @@
+"""Unmerge: any merge or hub attachment can be undone from the canonical graph alone, with an audit record;
+member counts never drift and empty hubs go (re-ingest, unmerge, reindex)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pyoxigraph import NamedNode
+
+from claimgraph.canonical.canonicalizer import canonicalize_papers, reindex
+from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.links.unmerge import UnmergeError, unmerge
+from claimgraph.canonical.settings import CanonicalizeSettings
+from claimgraph.cli.main import main
+from claimgraph.context import Context
+from claimgraph.papers.audit import audit_trail
+from claimgraph.papers.storage import store_document
+from claimgraph.quality.validation import validate_store
+from claimgraph.rdf.queries import read_named_query
+from claimgraph.store import EmbeddedStore
+
+LOW = CanonicalizeSettings(default_threshold=0.45)
+
+
+def hubs(store) -> dict[str, int]:
+    return {row["hub"].value: int(row["members"].value) for row in store.select(read_named_query("canonical-hubs"))}
+
+
+def members(store, hub: str) -> set[str]:
+    return {row["member"].value for row in store.select(read_named_query("hub-members"), {"hub": NamedNode(hub)})}
+
+
+@pytest.fixture
+def three_papers(store, iris, discourse_paper, tmp_path: Path):
+    """A factor merged across three papers and a claim hub of three members, canonicalized."""
+    for paper in "abc":
+        store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {"s": ("tobacco smoking habit", 0.9)},
+                                                                claims=[("1", "smoking causes lung cancer", None)]))
+    canonicalize_papers(Context(store, iris), ["a", "b", "c"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    return store
+
+
+def test_unmerging_a_member_takes_only_its_link_out_and_records_why(three_papers, iris, tmp_path: Path) -> None:
+    store = three_papers
+    before = {paper: set(store.triples(iris.paper(paper))) for paper in "abc"}
+    member = iris.node("b", "claim", "1")
+    (hub,) = [h for h in hubs(store) if "CANON_Claim_" in h]
+    undone = unmerge(Context(store, iris), member=member, reason="different populations")
+    assert [(link.member, link.hub) for link in undone] == [(member.value, hub)]
+    assert hubs(store)[hub] == 2 and member.value not in members(store, hub)
+    assert {paper: set(store.triples(iris.paper(paper))) for paper in "abc"} == before
+    (activity,) = [entry for entry in audit_trail(store, iris, "b") if entry["kind"] == "unmerge"]
+    assert activity["notes"]["reason"] == "different populations" and activity["notes"]["hub"] == hub
+    assert validate_store(Context(store, iris), workers=1).conforms
+
+
+def test_an_unmerged_node_is_not_linked_again_by_later_runs(three_papers, iris, discourse_paper, tmp_path: Path) -> None:
+    store = three_papers
+    member = iris.node("b", "claim", "1")
+    unmerge(Context(store, iris), member=member)
+    store.replace_graph(iris.paper("d"), discourse_paper(iris, "d", {}, claims=[("1", "smoking causes lung cancer", None)]))
+    summary = canonicalize_papers(Context(store, iris), ["d"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    assert summary.rebuilt.startswith("stale")
+    linked = {row["member"].value for row in store.select(read_named_query("hub-members"))}
+    assert iris.node("d", "claim", "1").value in linked and member.value not in linked
+
+
+def test_dissolving_a_merge_removes_the_canonical_node_and_every_link(three_papers, iris) -> None:
+    store = three_papers
+    (merge,) = [h for h in hubs(store) if "CANON_Factor_" in h]
+    undone = unmerge(Context(store, iris), hub=NamedNode(merge))
+    assert len(undone) == 3 and merge not in hubs(store)
+    assert store.select(read_named_query("merges")) == []
+    assert validate_store(Context(store, iris), workers=1).conforms
+    with pytest.raises(UnmergeError, match="no merge or hub attachment"):
+        unmerge(Context(store, iris), hub=NamedNode(merge))
+
+
+def test_reingesting_every_member_removes_the_hub_instead_of_leaving_a_count_of_zero(synthetic_documents, iris, tmp_path: Path) -> None:
+    store = EmbeddedStore(tmp_path / "store")
+    for document in synthetic_documents[:2]:
+        store_document(store, iris, document)
+    canonicalize_papers(Context(store, iris), [d.paper_id for d in synthetic_documents[:2]], sidecar_dir=tmp_path / "side",
+                        embedder=HashingEmbedder())
+    assert hubs(store)
+    for document in synthetic_documents[:2]:
+        store_document(store, iris, document)
+    assert hubs(store) == {} and store.select(read_named_query("hub-members")) == []
+    assert validate_store(Context(store, iris), workers=1).conforms
+    store.close()
+
+
+def test_reindex_recounts_drops_links_of_deleted_papers_and_removes_empty_hubs(three_papers, iris, tmp_path: Path) -> None:
+    store = three_papers
+    store.update("DELETE { GRAPH ?c { ?h ?count ?n } } INSERT { GRAPH ?c { ?h ?count 99 } } WHERE { GRAPH ?c { ?h ?count ?n } }",
+                 {"c": iris.canonical_graph(), "count": NamedNode("https://w3id.org/claimgraph/ontology/v1#memberCount")})
+    store.drop_graphs([iris.paper("c"), iris.audit_graph("c")])
+    reindex(Context(store, iris), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    assert sorted(hubs(store).values()) == [2, 2]
+    store.drop_graphs([iris.paper("b"), iris.audit_graph("b"), iris.paper("a"), iris.audit_graph("a")])
+    reindex(Context(store, iris), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    assert hubs(store) == {}
+
+
+def test_cli_unmerge_by_member(tmp_path: Path, iris, discourse_paper, capsys) -> None:
+    location = tmp_path / "store"
+    with EmbeddedStore(location) as store:
+        for paper in "ab":
+            store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {"s": ("tobacco smoking", 0.9)}))
+    base = ["--store", str(location)]
+    assert main([*base, "canonicalize", "--embedder", "hashing"]) == 0
+    member = iris.node("a", "factor", "s").value
+    assert main([*base, "unmerge", "--member", member, "--reason", "checked by hand"]) == 0
+    assert member in capsys.readouterr().out
+    assert main([*base, "unmerge", "--member", member]) == 2
+    assert "no merge or hub attachment" in capsys.readouterr().err
