@@ -1,25 +1,49 @@
-"""``claimgraph canonicalize`` and ``claimgraph reindex``: cross-paper merges and CANON_ hubs, and their sidecar."""
+"""``claimgraph canonicalize``, ``reindex``, ``unmerge`` and ``consensus``: cross-paper links in the canonical
+graph (CANON_ hubs and merges), their sidecar, undoing a link, and agreement between runs of one paper."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from claimgraph.cli.options import add_sidecar_options, open_context
-from claimgraph.cli.render import ROW_FORMATS, print_rows, print_table
+from claimgraph.cli.options import add_llm_arguments, add_sidecar_options, config_from_args, open_context
+from claimgraph.cli.render import ROW_FORMATS, out, print_rows, print_table
+from claimgraph.errors import ClaimgraphError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    canonicalize = subparsers.add_parser("canonicalize", help="merge and link nodes across papers (CANON_ hubs)")
+    canonicalize = subparsers.add_parser("canonicalize", help="link nodes across papers in the canonical graph (merges and CANON_ hubs)")
     canonicalize.add_argument("--paper", action="append", help="paper id (repeatable); default every paper not yet canonicalized")
     canonicalize.add_argument("--force", action="store_true", help="place any node of already canonicalized papers that is not placed yet")
-    canonicalize.add_argument("--list-merges", action="store_true", help="list the merges recorded in the audit graphs and exit")
+    canonicalize.add_argument("--list-merges", action="store_true", help="list the merges (skos:exactMatch links) and exit")
     canonicalize.add_argument("--format", choices=ROW_FORMATS, default="table", help="format of --list-merges")
+    canonicalize.add_argument("--adjudicate", action="store_true",
+                              help="ask the LLM about candidates in the profile's [canonicalize.adjudicate] band (off by default)")
     add_sidecar_options(canonicalize)
+    add_llm_arguments(canonicalize)
     canonicalize.set_defaults(handler=run_canonicalize)
 
-    reindex = subparsers.add_parser("reindex", help="rebuild the canonicalization sidecar from the store")
+    reindex = subparsers.add_parser("reindex", help="repair hub counts in the canonical graph and rebuild the sidecar from the store")
     add_sidecar_options(reindex)
     reindex.set_defaults(handler=run_reindex)
+
+    unmerge = subparsers.add_parser("unmerge", help="undo a merge or a hub attachment (the canonical graph only; audited)")
+    target = unmerge.add_mutually_exclusive_group(required=True)
+    target.add_argument("--member", metavar="IRI", help="take this node out of the CANON_ node it is linked to")
+    target.add_argument("--hub", metavar="IRI", help="dissolve this CANON_ node: every member is taken out")
+    unmerge.add_argument("--reason", default="", help="why, recorded in the audit activity")
+    unmerge.set_defaults(handler=run_unmerge)
+
+    consensus = subparsers.add_parser("consensus", help="align the run graphs of one paper and write where runs agree")
+    consensus.add_argument("--paper", required=True, metavar="ID", help="id of a paper in the store")
+    consensus.add_argument("--snapshot", metavar="NAME", help="first keep the paper graph as it is now as run NAME")
+    consensus.add_argument("--import", dest="imports", action="append", default=[], metavar="NAME=FILE",
+                           help="first load run NAME from an RDF file (Turtle, N-Triples, RDF/XML; repeatable)")
+    consensus.add_argument("--min-runs", type=int, default=2, help="runs that must support a node or edge for it to be kept (default 2)")
+    consensus.add_argument("--similarity", type=float, default=0.85,
+                           help="cosine at which nodes of different runs without a shared anchor align (default 0.85)")
+    consensus.add_argument("--embedder", help="embedder for aligning node texts; default the profile's [canonicalize] embedder")
+    consensus.set_defaults(handler=run_consensus)
 
 
 def run_canonicalize(args: argparse.Namespace) -> int:
@@ -27,15 +51,17 @@ def run_canonicalize(args: argparse.Namespace) -> int:
         from claimgraph.rdf.queries import read_named_query
 
         with open_context(args, read_only=True) as ctx:
-            columns = ["paper", "type", "retired", "survivor", "similarity"]
+            columns = ["canonical", "type", "member", "paper", "similarity"]
             print_rows(columns, ctx.store.select(read_named_query("merges")), args.format, title="merges")
         return 0
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.cli.tables import print_canonicalization
     from claimgraph.workflow import Workflow
 
+    adjudicate = config_from_args(args) if args.adjudicate else None
     with open_context(args) as ctx:
-        outcome = Workflow(ctx, TerminalProgress()).canonicalize(args.paper, args.sidecar, args.embedder, force=args.force)
+        outcome = Workflow(ctx, TerminalProgress()).canonicalize(args.paper, args.sidecar, args.embedder, force=args.force,
+                                                                adjudicate=adjudicate)
     print_canonicalization(outcome)
     return 0
 
@@ -43,14 +69,50 @@ def run_canonicalize(args: argparse.Namespace) -> int:
 def run_reindex(args: argparse.Namespace) -> int:
     from claimgraph.canonical.canonicalizer import reindex
     from claimgraph.canonical.embeddings import make_embedder
+    from claimgraph.cli.progress import TerminalProgress
     from claimgraph.rdf.vocab import local_name
 
     with open_context(args) as ctx:
-        summary = reindex(ctx, sidecar_dir=args.sidecar, embedder=make_embedder(args.embedder) if args.embedder else None)
+        summary = reindex(ctx, sidecar_dir=args.sidecar, embedder=make_embedder(args.embedder) if args.embedder else None,
+                          progress=TerminalProgress())
     rows: list[list[object]] = [["sidecar", summary.directory or "(in memory, not written)"],
                                 ["papers covered", summary.covered], ["texts embedded (not cached)", summary.embedded]]
     for name, size in summary.partitions.items():
         role, type_iri = name.split(" ", 1)
         rows.append([f"indexed {role}: {local_name(type_iri)}", size])
     print_table(["measure", "value"], rows, title="reindex")
+    return 0
+
+
+def run_unmerge(args: argparse.Namespace) -> int:
+    from pyoxigraph import NamedNode
+
+    from claimgraph.canonical.links.unmerge import unmerge
+
+    try:
+        member = NamedNode(args.member) if args.member else None
+        hub = NamedNode(args.hub) if args.hub else None
+    except ValueError as error:
+        raise ClaimgraphError(f"not an IRI: {args.member or args.hub!r} ({error})") from error
+    with open_context(args) as ctx:
+        undone = unmerge(ctx, member=member, hub=hub, reason=args.reason)
+    rows = [[link.member, link.link, link.hub, link.paper, link.similarity] for link in undone]
+    print_table(["member", "link", "canonical node", "paper", "similarity"], rows, title="unmerged")
+    out(f"# {len(undone)} link(s) undone; the sidecar is rebuilt on the next canonicalize run")
+    return 0
+
+
+def run_consensus(args: argparse.Namespace) -> int:
+    from claimgraph.workflow import Workflow
+
+    imports: list[tuple[str, Path]] = []
+    for item in args.imports:
+        name, separator, path = item.partition("=")
+        if not separator or not name or not path:
+            raise ClaimgraphError(f"--import {item!r}: expected NAME=FILE")
+        imports.append((name, Path(path)))
+    with open_context(args) as ctx:
+        result = Workflow(ctx).consensus(args.paper, snapshot=args.snapshot, imports=imports, min_runs=args.min_runs,
+                                         similarity=args.similarity, embedder=args.embedder)
+    print_table(["measure", "value"], result.rows(), title=f"consensus of {args.paper}")
     return 0
