@@ -1,0 +1,105 @@
+"""Metrics of a judged graph and the final strict gate: structure + critical rules + grounding + judges.
+
+CG (content grounding, as the ARCHE/PEARL protocol names it) is the share of
+units whose judges' majority found them grounded in their cited sentences; REA
+(reasoning edge accuracy) the share of units with a correct majority. A graph
+without units scores 0 on both.
+
+The strict gate holds when no critical structural rule (the profile's gate
+rules) and no critical semantic rule fires, the grounding audit passes, and
+CG = REA = 1. Residuals, as PEARL names them:
+
+- ``final_judge_failed``: some unit got no vote in the final round (every judge failed on it);
+- ``no_reliable_anchor``: a unit still rejected had no grounded node to repair from, so it was never repaired;
+- ``metric_regression``: a repair round made the metrics worse and was rolled back;
+- ``final_gate_failed``: the strict gate did not hold for any other reason (units still rejected
+  after the bounded rounds, structure, critical rules or grounding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from claimgraph.context import Context
+from claimgraph.judge.voting import CORRECT, INCORRECT, UNJUDGED, UnitOutcome
+from claimgraph.quality.grounding import GroundingAudit
+from claimgraph.quality.reports import RuleViolation
+from claimgraph.quality.rules import rule_violations
+from claimgraph.quality.semantic import semantic_violations
+from claimgraph.quality.shapes import compile_profile
+
+NO_RELIABLE_ANCHOR = "no_reliable_anchor"
+FINAL_GATE_FAILED = "final_gate_failed"
+METRIC_REGRESSION = "metric_regression"
+FINAL_JUDGE_FAILED = "final_judge_failed"
+RESIDUAL_ORDER = (FINAL_JUDGE_FAILED, NO_RELIABLE_ANCHOR, METRIC_REGRESSION, FINAL_GATE_FAILED)
+EPSILON = 1e-9
+
+
+@dataclass(frozen=True)
+class Metrics:
+    units: int
+    cg: float
+    rea: float
+    critical: int
+    grounded_share: float
+
+    def worse_than(self, before: Metrics) -> bool:
+        """A regression: lower CG or REA or grounded share, or more critical violations."""
+        return (self.cg < before.cg - EPSILON or self.rea < before.rea - EPSILON
+                or self.grounded_share < before.grounded_share - EPSILON or self.critical > before.critical)
+
+
+def critical_violations(ctx: Context, paper_id: str) -> list[RuleViolation]:
+    """Critical rows of the profile's gate rules and of its semantic rules on the paper graph."""
+    structural = rule_violations(ctx.store, ctx.iris.paper(paper_id), compile_profile(ctx.profile).rules, ctx.vocabulary)
+    return [violation for violation in [*structural, *semantic_violations(ctx, paper_id)] if violation.critical]
+
+
+def measure(outcomes: Sequence[UnitOutcome], critical: Sequence[RuleViolation], audit: GroundingAudit) -> Metrics:
+    units = len(outcomes)
+    if not units:
+        return Metrics(0, 0.0, 0.0, len(critical), audit.grounded_share)
+    cg = sum(outcome.grounded for outcome in outcomes) / units
+    rea = sum(outcome.majority == CORRECT for outcome in outcomes) / units
+    return Metrics(units, cg, rea, len(critical), audit.grounded_share)
+
+
+@dataclass
+class FinalGate:
+    accepted: bool
+    residuals: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+
+def final_gate(metrics: Metrics, outcomes: Sequence[UnitOutcome], critical: Sequence[RuleViolation], audit: GroundingAudit,
+               unanchored: set[str], regressed: bool) -> FinalGate:
+    """The strict gate on the final graph and the typed residuals when it fails."""
+    reasons = [f"{violation.rule}: {violation.reason}" for violation in critical[:5]]
+    if len(critical) > 5:
+        reasons.append(f"... {len(critical) - 5} more critical rule violations")
+    if not audit.passed:
+        reasons.append(f"grounding: {audit.grounded_share:.0%} of anchored nodes grounded (needs {audit.settings.min_grounded_share:.0%}), "
+                       f"{audit.implicit_share:.0%} implicit (at most {audit.settings.max_implicit_share:.0%})")
+    if metrics.units == 0:
+        reasons.append("no reasoning units to judge")
+    rejected = [outcome for outcome in outcomes if outcome.majority == INCORRECT]
+    unjudged = [outcome for outcome in outcomes if outcome.majority == UNJUDGED]
+    reasons += [f"unit into {outcome.unit.conclusion.local}: {outcome.correct} correct, {outcome.incorrect} incorrect" for outcome in rejected[:5]]
+    reasons += [f"unit into {outcome.unit.conclusion.local}: no judge voted ({len(outcome.failures)} failures)" for outcome in unjudged[:5]]
+    accepted = not critical and audit.passed and metrics.units > 0 and metrics.cg >= 1.0 - EPSILON and metrics.rea >= 1.0 - EPSILON
+    if accepted:
+        return FinalGate(True)
+    residuals = []
+    if unjudged:
+        residuals.append(FINAL_JUDGE_FAILED)
+    if any(outcome.unit.key in unanchored for outcome in rejected):
+        residuals.append(NO_RELIABLE_ANCHOR)
+    if regressed:
+        residuals.append(METRIC_REGRESSION)
+    if not residuals:
+        residuals.append(FINAL_GATE_FAILED)
+    if metrics.units and metrics.cg < 1.0 - EPSILON:
+        reasons.append(f"CG {metrics.cg:.3f} < 1")
+    return FinalGate(False, residuals, reasons)

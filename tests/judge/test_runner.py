@@ -1,0 +1,152 @@
+"""Judge-feedback repair end to end on the fake OpenAI server: votes, majority, failures, repairs, residuals, cache."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import RunJudges
+from judge_harness import EDGES, NODES, PAPER_ID, Paper, judges_say, repair_rule, store_graph, unit_rule, verdict
+
+from claimgraph.judge.runner import judge_calls
+from claimgraph.rdf.queries import read_named_query
+from claimgraph.testing.fake_llm import Rule, error
+
+
+def chat_count(server) -> int:
+    return len(server.chat_requests())
+
+
+def test_agreeing_judges_accept_the_graph_and_their_votes_are_stored(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    server = fake_llm(judges_say("correct"))
+    [result], accounting, settings = run_judges(server)
+    assert result.accepted and result.residuals == [] and (result.cg, result.rea, result.units) == (1.0, 1.0, 3)
+    assert judge_calls(accounting, PAPER_ID, settings) == {"judges": 9, "repairs": 0, "root": 0}
+    votes = paper.ctx.store.select(read_named_query("judge-votes"), {"paper": paper.ctx.iris.paper(PAPER_ID)})
+    assert len(votes) == 9
+    assert {row["judge"].value for row in votes} == {"j1", "j2", "j3"} and {row["model"].value for row in votes} == {"fake-model"}
+    assert {row["verdict"].value for row in votes} == {"correct"} and all(row["feedback"].value for row in votes)
+    assert all(row["endpoint"].value.startswith("127.0.0.1:") and row["at"].value for row in votes)
+    (scores,) = paper.ctx.store.select(read_named_query("judge-scores"), {"paper": paper.ctx.iris.paper(PAPER_ID)})
+    assert (float(scores["cg"].value), float(scores["rea"].value), int(scores["units"].value), scores["final"].value) == (1.0, 1.0, 3, "accepted")
+
+
+def test_a_second_run_on_an_unchanged_graph_makes_no_call_even_without_the_response_cache(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    server = fake_llm(judges_say("correct"))
+    run_judges(server, cache_dir=None)
+    calls = chat_count(server)
+    [again], _, _ = run_judges(server, cache_dir=None)
+    assert chat_count(server) == calls
+    assert again.skipped and again.accepted and (again.cg, again.rea) == (1.0, 1.0)
+
+
+def test_the_majority_decides_and_a_split_unit_is_repaired(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    fixed = "Drying over weeks removes the snail species that cannot survive out of water."
+    plan = {"conclusion": {"text": fixed}, "premises": [{"node": "c", "role": "induction-common"}, {"node": "n1", "role": "induction-case"},
+                                                         {"node": "n2", "role": "induction-case"}], "note": "restated"}
+    server = fake_llm([
+        *unit_rule("root", verdict("incorrect", "rule too broad"), "j2"),          # root: 2 correct, 1 incorrect
+        Rule(replies=[verdict("correct")], contains="Drying over weeks"),          # the repaired mid1 passes
+        *unit_rule("mid1", verdict("incorrect", "the conclusion overstates the cases"), "j1"),
+        *unit_rule("mid1", verdict("incorrect", "say over weeks"), "j2"),           # mid1: 1 correct, 2 incorrect
+        repair_rule("mid1", plan),
+        *judges_say("correct"),
+    ])
+    [result], accounting, settings = run_judges(server)
+    assert result.accepted and result.rounds == 1 and result.repairs_applied == 1
+    assert paper.text("mid1") == fixed
+    repair_prompts = [r.last_user_message for r in server.chat_requests("judge-repair")]
+    assert len(repair_prompts) == 1 and "the conclusion overstates the cases" in repair_prompts[0] and "say over weeks" in repair_prompts[0]
+    assert "rule too broad" not in repair_prompts[0]  # only the matched feedback of the rejected unit
+    # round 1 re-judges mid1 and root (its premise changed); mid2 keeps its votes
+    assert judge_calls(accounting, PAPER_ID, settings)["judges"] == 9 + 6
+
+
+def test_an_even_panel_with_a_tie_counts_the_unit_incorrect(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    server = fake_llm([*unit_rule("mid2", verdict("incorrect"), "j2"), *judges_say("correct")])
+    [result], _, _ = run_judges(server, count=2, repair=False)
+    assert not result.accepted and result.rea == 2 / 3 and result.residuals == ["final_gate_failed"]
+
+
+def test_a_failing_judge_is_recorded_as_a_failure_not_a_vote(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    server = fake_llm([Rule(replies=[error(500)], phase="judge:j3"), *judges_say("correct")])
+    [result], _, _ = run_judges(server)
+    assert result.accepted and result.judge_failures == 3
+    rows = paper.ctx.store.select(read_named_query("judge-votes"), {"paper": paper.ctx.iris.paper(PAPER_ID)})
+    failed = [row for row in rows if row["verdict"].value == "failed"]
+    assert len(failed) == 3 and {row["judge"].value for row in failed} == {"j3"} and "500" in failed[0]["feedback"].value
+    scores = paper.ctx.store.select("PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT ?c ?i ?f WHERE { GRAPH ?g { "
+                                    "?s a cg:UnitScore ; cg:votesCorrect ?c ; cg:votesIncorrect ?i ; cg:judgeFailures ?f } }")
+    assert {(int(r["c"].value), int(r["i"].value), int(r["f"].value)) for r in scores} == {(2, 0, 1)}
+
+
+def test_an_unreadable_verdict_is_a_failure_too(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    server = fake_llm([Rule(replies=["I think it is fine."], phase="judge:j1"), *judges_say("correct")])
+    [result], _, _ = run_judges(server)
+    assert result.accepted and result.judge_failures == 3
+
+
+def test_judges_that_always_error_leave_final_judge_failed(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    server = fake_llm([Rule(replies=[error(503)])])
+    [result], accounting, settings = run_judges(server)
+    assert not result.accepted and result.residuals == ["final_judge_failed"] and result.judge_failures == 9
+    assert judge_calls(accounting, PAPER_ID, settings)["repairs"] == 0
+
+
+def test_a_repair_that_makes_things_worse_is_rolled_back_as_metric_regression(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    original = paper.text("mid1")
+    plan = {"conclusion": {"text": "GARBLED statement about tides"},
+            "premises": [{"node": "c", "role": "induction-common"}, {"node": "n1", "role": "induction-case"}, {"node": "n2", "role": "induction-case"}]}
+    server = fake_llm([
+        Rule(replies=[verdict("incorrect", "unrelated to the premises")], contains="GARBLED"),
+        *unit_rule("mid1", verdict("incorrect", "overstated")),
+        repair_rule("mid1", plan),
+        *judges_say("correct"),
+    ])
+    [result], _, _ = run_judges(server)
+    assert result.residuals == ["metric_regression"] and not result.accepted
+    assert paper.text("mid1") == original
+    rolled = paper.ctx.store.select("PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT ?v WHERE { GRAPH ?g { "
+                                    "?a cg:activityKind 'judge-repair' ; cg:hasNote ?n . ?n cg:noteName 'outcome' ; <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> ?v } }")
+    assert [row["v"].value for row in rolled] == ["rolled back (metric regression)"]
+
+
+def test_a_rejected_unit_without_a_grounded_node_is_not_repaired(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    implicit = {local: (text, (0, 0, 0)) if local in ("mid2", "ph", "kn") else (text, source) for local, (text, source) in NODES.items()}
+    store_graph(paper.ctx, implicit)
+    server = fake_llm([*unit_rule("mid2", verdict("incorrect")), *judges_say("correct")])
+    [result], accounting, settings = run_judges(server)
+    assert "no_reliable_anchor" in result.residuals
+    assert judge_calls(accounting, PAPER_ID, settings)["repairs"] == 0
+
+
+def test_repairs_that_never_satisfy_the_judges_stop_after_the_bounded_rounds(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    plan = {"premises": [{"node": "ph", "role": "abduction-phenomenon", "text": "Snail shells in drying pools were thicker, by a little."},
+                         {"node": "kn", "role": "abduction-knowledge"}]}
+    server = fake_llm([*unit_rule("mid2", verdict("incorrect", "the explanation does not follow")), repair_rule("mid2", plan), *judges_say("correct")])
+    [result], accounting, settings = run_judges(server, rounds=2)
+    assert result.residuals == ["final_gate_failed"] and result.rounds == 2
+    assert judge_calls(accounting, PAPER_ID, settings)["repairs"] == 2
+
+
+def test_a_repair_naming_a_node_outside_the_unit_is_refused_and_recorded(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    plan = {"premises": [{"node": "n1", "role": "abduction-phenomenon"}, {"node": "kn", "role": "abduction-knowledge"}]}
+    server = fake_llm([*unit_rule("mid2", verdict("incorrect")), repair_rule("mid2", plan), *judges_say("correct")])
+    [result], _, _ = run_judges(server, rounds=1)
+    assert result.repairs_failed == 1 and result.repairs_applied == 0 and result.residuals == ["final_gate_failed"]
+    notes = paper.ctx.store.select("PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT ?v WHERE { GRAPH ?g { "
+                                   "?a cg:activityKind 'judge-repair' ; cg:hasNote ?n . ?n cg:noteName 'reason' ; <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> ?v } }")
+    assert "'n1' is not a premise of the unit into mid2" in notes[0]["v"].value
+
+
+def test_the_claim_root_is_built_when_the_graph_ends_in_several_conclusions(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    two_roots = {local: value for local, value in NODES.items() if local != "root"}
+    store_graph(paper.ctx, two_roots, [edge for edge in EDGES if edge[2] != "root"])
+    root = {"text": "Pools that dry out each summer hold fewer snail species than permanent pools.", "source": [1, 0, 0],
+            "premises": [{"node": "mid1", "role": "deduction-rule"}, {"node": "mid2", "role": "deduction-case"}], "note": "the paper's claim"}
+    server = fake_llm([Rule(replies=[json.dumps(root)], phase="judge-root"), *judges_say("correct")])
+    [result], accounting, settings = run_judges(server)
+    assert result.root_built and result.accepted and result.units == 3
+    assert judge_calls(accounting, PAPER_ID, settings)["root"] == 1
+    rows = paper.ctx.store.select("PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT ?n ?s WHERE { GRAPH ?g { "
+                                  "?n cg:isRoot true . OPTIONAL { ?n cg:isScaffolding ?s } } }", {"g": paper.ctx.iris.paper(PAPER_ID)})
+    assert len(rows) == 1 and "s" not in rows[0] and "/node/judge-" in rows[0]["n"].value
