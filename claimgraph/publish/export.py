@@ -1,11 +1,15 @@
-"""Export papers' named graphs as Turtle, N-Triples, TriG, N-Quads, JSON-LD, or their reasoning graphs as DOT.
+"""Export papers' named graphs as Turtle, N-Triples, TriG, N-Quads, JSON-LD; their graphs as DOT or GraphML; nanopublications.
 
 Line and Turtle-family syntaxes are written by pyoxigraph straight from the
 store's quads. JSON-LD is written by rdflib so that it is compacted with the
 published context (ontology/context.jsonld); it always keeps one ``@graph``
 per named graph, so a JSON-LD export reads back as the same dataset. DOT
-(claimgraph.publish.dot) holds only the reasoning nodes and edges, one
-``digraph`` per paper, optionally as the evaluation view (scaffolding left out).
+writes one ``digraph`` per paper: a paper with reasoning nodes as its
+reasoning graph (claimgraph.publish.dot, optionally as the evaluation view,
+scaffolding left out), any other as its discourse graph
+(claimgraph.publish.discourse_dot). GraphML (claimgraph.publish.graphml) and
+nanopublications (claimgraph.publish.nanopub, one per claim or per paper)
+read the papers' nodes and edges as the viewer does.
 """
 
 from __future__ import annotations
@@ -13,17 +17,21 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Collection, Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
-from claimgraph.assets import read_asset
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.document_graph import stored_paper_ids
+from claimgraph.publish.discourse_dot import discourse_dot
 from claimgraph.publish.dot import reasoning_dot
+from claimgraph.publish.graphml import to_graphml
+from claimgraph.publish.jsonld_context import jsonld_context
+from claimgraph.publish.nanopub import UNITS, nanopublications, to_trig
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.rdf.vocab import PREFIXES, XSD
+from claimgraph.rdf.vocab import CG, PREFIXES, XSD
 from claimgraph.store import EXPORT_FORMATS, Store
 
 if TYPE_CHECKING:
@@ -32,7 +40,8 @@ if TYPE_CHECKING:
     RdflibTerm = rdflib.URIRef | rdflib.BNode | rdflib.Literal
 
 EXPORT_FORMAT_NAMES = (*EXPORT_FORMATS, "jsonld")
-ALL_FORMAT_NAMES = (*EXPORT_FORMAT_NAMES, "dot")
+PAPER_VIEW_FORMATS = ("dot", "graphml", "nanopub")
+ALL_FORMAT_NAMES = (*EXPORT_FORMAT_NAMES, *PAPER_VIEW_FORMATS)
 GRAPH_KINDS = ("paper", "raw", "audit")
 
 
@@ -47,6 +56,8 @@ def export(
     kinds: Collection[str] = ("paper",),
     everything: bool = False,
     evaluation_view: bool = False,
+    nanopub_unit: str = "claim",
+    created: datetime | None = None,
 ) -> bytes:
     """The chosen papers' graphs in ``fmt`` (one of ALL_FORMAT_NAMES).
 
@@ -56,14 +67,22 @@ def export(
     get the union of the triples; the other formats keep the graph names.
     ``dot`` writes each chosen paper's reasoning graph (the context's profile
     names its edge labels); ``evaluation_view`` leaves the scaffolding root out.
+    ``graphml`` and ``nanopub`` (one nanopublication per claim or per paper,
+    ``nanopub_unit``, stamped ``created``) write the chosen papers' nodes and edges.
     """
     store, iris = ctx.store, ctx.iris
     if fmt not in ALL_FORMAT_NAMES:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(ALL_FORMAT_NAMES)}")
-    if fmt == "dot":
+    if fmt in PAPER_VIEW_FORMATS:
         chosen = stored_paper_ids(store, iris) if paper_ids is None else list(paper_ids)
         selected_graphs(store, chosen, iris, ("paper",))
-        return "".join(reasoning_dot(ctx, paper_id, evaluation_view) for paper_id in chosen).encode("utf-8")
+        if fmt == "graphml":
+            return to_graphml(ctx, chosen)
+        if fmt == "nanopub":
+            if nanopub_unit not in UNITS:
+                raise ExportError(f"unknown nanopublication unit {nanopub_unit!r}; choose {' or '.join(UNITS)}")
+            return to_trig(nanopublications(ctx, chosen, nanopub_unit, created))
+        return "".join(paper_dot(ctx, paper_id, evaluation_view) for paper_id in chosen).encode("utf-8")
     if everything:
         graphs = None
     else:
@@ -87,10 +106,13 @@ def selected_graphs(store: Store, paper_ids: list[str], iris: IriScheme, kinds: 
     return [builders[kind](paper_id) for paper_id in paper_ids for kind in GRAPH_KINDS if kind in kinds]
 
 
-def jsonld_context() -> dict[str, Any]:
-    """The published JSON-LD context (the object under ``@context``)."""
-    context: dict[str, Any] = json.loads(read_asset("ontology", "context.jsonld"))["@context"]
-    return context
+def has_reasoning_nodes(ctx: Context, paper_id: str) -> bool:
+    return ctx.store.ask("ASK WHERE { GRAPH ?graph { ?node a ?type } }", {"graph": ctx.iris.paper(paper_id), "type": CG.ReasoningNode})
+
+
+def paper_dot(ctx: Context, paper_id: str, evaluation_view: bool = False) -> str:
+    """The paper as DOT: its reasoning graph when it has one (round-trips through the materializer), else its discourse graph."""
+    return reasoning_dot(ctx, paper_id, evaluation_view) if has_reasoning_nodes(ctx, paper_id) else discourse_dot(ctx, paper_id)
 
 
 def to_jsonld(store: Store, graphs: list[NamedNode] | None) -> bytes:

@@ -9,7 +9,7 @@ import pytest
 from test_endpoint import request
 
 from claimgraph.serve.server import ClaimgraphServer
-from claimgraph.serve.viewer.elements import short_label
+from claimgraph.publish.elements import short_label
 
 NODE_FIELDS = {"id", "label", "type", "role", "text", "confidence", "anchor", "sentence", "provenance"}
 EDGE_FIELDS = {"id", "source", "target", "label", "confidence", "provenance"}

@@ -21,7 +21,7 @@ pytest.importorskip("selenium", reason="selenium is not installed (pip install s
 from selenium.webdriver.common.by import By
 
 SCREENSHOT_ENV = "CLAIMGRAPH_VIEWER_SCREENSHOT"
-# Written here independently of sparql/viewer/: a node is anything typed with a text
+# Written here independently of sparql/graphs/: a node is anything typed with a text
 # other than the document structure; an edge is a profile edge (or raw label) between two nodes.
 NODES = """
 PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#>

@@ -19,7 +19,7 @@ from claimgraph.errors import ClaimgraphError
 if TYPE_CHECKING:
     from claimgraph.rdf.binding import Term
 
-EXPORT_FORMATS = ("trig", "ttl", "nq", "nt", "jsonld", "dot")
+EXPORT_FORMATS = ("trig", "ttl", "nq", "nt", "jsonld", "dot", "graphml", "nanopub")
 _UPDATE = re.compile(r"^(?:INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)$", re.IGNORECASE)
 
 
@@ -55,7 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--graphs", default="paper", help="comma-separated graph kinds per paper: paper,raw,audit (default paper)")
     export.add_argument("--all", action="store_true", help="every named graph in the store (canonical hubs too)")
     export.add_argument("--evaluation-view", action="store_true", help="dot: leave the scaffolding aggregation root and its edges out")
-    export.add_argument("-o", "--output", type=Path, help="output file; default standard output")
+    export.add_argument("--nanopub-unit", choices=("claim", "paper"), default="claim",
+                        help="nanopub: one nanopublication per claim (default) or per paper")
+    export.add_argument("-o", "--output", type=Path,
+                        help="output file; default standard output (nanopub: an existing folder gets one .trig file per nanopublication)")
     export.set_defaults(handler=run_export)
 
 
@@ -204,9 +207,11 @@ def run_diff(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from claimgraph.publish.export import export
 
+    if args.format == "nanopub" and args.output is not None and args.output.is_dir():
+        return run_nanopub_folder(args)
     kinds = [kind.strip() for kind in args.graphs.split(",") if kind.strip()]
     with open_context(args, read_only=True) as ctx:
-        data = export(ctx, args.format, args.paper, kinds, everything=args.all, evaluation_view=args.evaluation_view)
+        data = export(ctx, args.format, args.paper, kinds, everything=args.all, evaluation_view=args.evaluation_view, nanopub_unit=args.nanopub_unit)
     if args.output:
         partial = args.output.with_name(args.output.name + ".part")
         partial.write_bytes(data)
@@ -214,4 +219,18 @@ def run_export(args: argparse.Namespace) -> int:
         err(f"wrote {len(data):,} bytes to {args.output}")
     else:
         sys.stdout.buffer.write(data)
+    return 0
+
+
+def run_nanopub_folder(args: argparse.Namespace) -> int:
+    """``export --format nanopub -o FOLDER``: one TriG file per nanopublication."""
+    from claimgraph.papers.document_graph import stored_paper_ids
+    from claimgraph.publish.export import selected_graphs
+    from claimgraph.publish.nanopub import nanopublications, write_folder
+
+    with open_context(args, read_only=True) as ctx:
+        papers = args.paper or stored_paper_ids(ctx.store, ctx.iris)
+        selected_graphs(ctx.store, papers, ctx.iris, ("paper",))
+        written = write_folder(nanopublications(ctx, papers, args.nanopub_unit), args.output)
+    err(f"wrote {len(written)} nanopublications to {args.output}")
     return 0

@@ -1,7 +1,7 @@
 """The viewer's JSON API (docs/viewer-api.md): papers, hubs, one paper's graph, one hub's graph.
 
 Every payload is computed from the store by the SPARQL files in
-``sparql/viewer/`` at request time; an error is an ``ApiError`` whose status
+``sparql/graphs/`` at request time; an error is an ``ApiError`` whose status
 and message the server sends as ``{"error": message}``.
 """
 
@@ -16,10 +16,10 @@ from pyoxigraph import Literal, NamedNode
 
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError, StoreError
+from claimgraph.publish.elements import Json, graph_elements, number, provenance, provenance_index, short_label, text
 from claimgraph.rdf.iris import InvalidIdError
 from claimgraph.rdf.queries import read_sparql
 from claimgraph.rdf.vocab import local_name
-from claimgraph.serve.viewer.elements import Json, graph_elements, number, provenance, provenance_index, short_label, text
 
 DEFAULT_HUB_LIMIT = 50
 MAX_HUB_LIMIT = 500
@@ -72,15 +72,15 @@ class CountCache:
 
 def graph_counts(ctx: Context, graph: NamedNode) -> tuple[int, int]:
     """(nodes, edges) of one paper graph, with the same patterns as its node and edge lists."""
-    nodes = ctx.store.scalar(read_sparql("viewer", "node-counts.rq"), {"graph": graph})
-    edges = ctx.store.scalar(read_sparql("viewer", "edge-counts.rq"), {"graph": graph, "vocabularyPrefix": Literal(vocabulary_prefix(ctx))})
+    nodes = ctx.store.scalar(read_sparql("graphs", "node-counts.rq"), {"graph": graph})
+    edges = ctx.store.scalar(read_sparql("graphs", "edge-counts.rq"), {"graph": graph, "vocabularyPrefix": Literal(vocabulary_prefix(ctx))})
     return nodes, edges
 
 
 def papers_payload(ctx: Context, cache: CountCache | None = None, state: Hashable | None = None) -> Json:
     iris = ctx.iris
     papers: dict[str, Json] = {}
-    for row in ctx.store.select(read_sparql("viewer", "papers.rq")):
+    for row in ctx.store.select(read_sparql("graphs", "papers.rq")):
         paper_id = iris.paper_id_of(row["paper"])  # type: ignore[arg-type]
         if paper_id is not None and paper_id not in papers:
             papers[paper_id] = {"id": paper_id, "title": text(row.get("title")), "graph": row["paper"].value}
@@ -92,7 +92,7 @@ def papers_payload(ctx: Context, cache: CountCache | None = None, state: Hashabl
 
 
 def hub_summaries(ctx: Context) -> list[Json]:
-    rows = ctx.store.select(read_sparql("viewer", "hubs.rq"), {"canonical": ctx.iris.canonical_graph()})
+    rows = ctx.store.select(read_sparql("graphs", "hubs.rq"), {"canonical": ctx.iris.canonical_graph()})
     hubs = [{"iri": row["hub"].value, "type": local_name(row["type"].value), "text": row["text"].value,
              "members": int(row["members"].value), "papers": int(row["papers"].value)} for row in rows]
     return sorted(hubs, key=lambda hub: (-hub["members"], hub["text"], hub["iri"]))
@@ -140,7 +140,7 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
     if summary is None:
         raise ApiError(404, f"no CANON_ hub <{iri}> in the store")
     store = ctx.store
-    origin = store.select(read_sparql("viewer", "hub-provenance.rq"), {"hub": hub})
+    origin = store.select(read_sparql("graphs", "hub-provenance.rq"), {"hub": hub})
     model = text(origin[0].get("model")) if origin else None
     hub_provenance = {"step": "canonicalize", "model": model, "repairs": []}
     nodes: dict[str, Json] = {iri: {
@@ -148,7 +148,7 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
         "confidence": None, "anchor": None, "sentence": None, "provenance": hub_provenance}}
     edges: list[Json] = []
     touches: dict[str, Any] = {}
-    for row in store.select(read_sparql("viewer", "hub-members.rq"), {"hub": hub}):
+    for row in store.select(read_sparql("graphs", "hub-members.rq"), {"hub": hub}):
         member = row["node"].value
         if member in nodes:
             continue

@@ -1,4 +1,7 @@
-"""The viewer's node and edge objects (docs/viewer-api.md) built from query rows of the store.
+"""A paper's nodes and edges as plain objects (docs/viewer-api.md), built from the queries in sparql/graphs/.
+
+The viewer API, the GraphML and DOT exports and the nanopublications read
+papers through this one view, so they agree on what a node and an edge are.
 
 Provenance comes from the paper's audit graph: the step is the first
 producing activity that touched the IRI (an extraction step by its name,
@@ -39,6 +42,7 @@ class Touch:
     kind: str
     name: str
     model: str | None
+    activity: str = ""
 
 
 def short_label(text: str) -> str:
@@ -63,21 +67,26 @@ def text(term: object) -> str | None:
 def provenance_index(store: Store, audit: NamedNode) -> dict[str, list[Touch]]:
     """Touched IRI -> the activities of the audit graph that touched it, in run order."""
     index: dict[str, list[Touch]] = {}
-    for row in store.select(read_sparql("viewer", "provenance.rq"), {"audit": audit}):
-        touch = Touch(int(row["sequence"].value), row["kind"].value, row["name"].value, text(row.get("model")))
+    for row in store.select(read_sparql("graphs", "provenance.rq"), {"audit": audit}):
+        touch = Touch(int(row["sequence"].value), row["kind"].value, row["name"].value, text(row.get("model")), row["activity"].value)
         touches = index.setdefault(row["touched"].value, [])
         if touch not in touches:
             touches.append(touch)
     return index
 
 
+def producer(touches: Iterable[Touch]) -> Touch | None:
+    """The first activity that produced the IRI (an extraction step, materialize, load, canonicalize, link)."""
+    return next((touch for touch in sorted(touches, key=lambda touch: touch.sequence) if touch.kind in PRODUCING_KINDS), None)
+
+
 def provenance(touches: Iterable[Touch], view: str, default_step: str | None = None) -> Json:
     """``{"step", "model", "repairs"}`` of an IRI from the activities that touched it."""
     ordered = sorted(touches, key=lambda touch: touch.sequence)
-    producer = next((touch for touch in ordered if touch.kind in PRODUCING_KINDS), None)
-    step = default_step if producer is None else (producer.name if producer.kind == "extract" else producer.kind)
+    producer_touch = producer(ordered)
+    step = default_step if producer_touch is None else (producer_touch.name if producer_touch.kind == "extract" else producer_touch.kind)
     repairs = [] if view == "raw" else list(dict.fromkeys(touch.name for touch in ordered if touch.kind == "repair"))
-    return {"step": step, "model": producer.model if producer else None, "repairs": repairs}
+    return {"step": step, "model": producer_touch.model if producer_touch else None, "repairs": repairs}
 
 
 def anchor(row: Row) -> str | None:
@@ -149,9 +158,9 @@ def edges_from_rows(rows: list[Row], touches: dict[str, list[Touch]], view: str)
 def graph_elements(store: Store, graph: NamedNode, paper: NamedNode, audit: NamedNode, vocabulary_prefix: str, view: str) -> tuple[list[Json], list[Json]]:
     """The nodes and edges of one paper graph (or its raw graph) for the viewer."""
     touches = provenance_index(store, audit)
-    node_rows = store.select(read_sparql("viewer", "nodes.rq"), {"graph": graph, "paper": paper})
+    node_rows = store.select(read_sparql("graphs", "nodes.rq"), {"graph": graph, "paper": paper})
     nodes = nodes_from_rows(node_rows, touches, view)
-    edge_rows = store.select(read_sparql("viewer", "edges.rq"), {"graph": graph, "vocabularyPrefix": Literal(vocabulary_prefix)})
+    edge_rows = store.select(read_sparql("graphs", "edges.rq"), {"graph": graph, "vocabularyPrefix": Literal(vocabulary_prefix)})
     edges, reasoning_labels = edges_from_rows(edge_rows, touches, view)
     for source, labels in reasoning_labels.items():
         if source in nodes and len(labels) == 1:

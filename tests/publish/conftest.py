@@ -1,0 +1,73 @@
+"""Fixtures for the publishing tests: a real store (the demo papers, ingested once per session from their
+recorded replies, plus a Peircean reasoning graph for one of them), and a store of one paper whose texts are
+hostile to every output syntax."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from pyoxigraph import Literal, Triple
+
+from claimgraph.context import Context
+from claimgraph.rdf.iris import IriScheme
+from claimgraph.rdf.vocab import CG, DCTERMS, RDF, XSD
+from claimgraph.store import EmbeddedStore
+
+REASONING_PAPER = "synthetic-ripples"
+REASONING_RESPONSE = """digraph G {
+  n1 [label="(1,0,0) Small ripples decay faster when a film of soap covers the surface."];
+  n2 [label="(3,0,0) Film elasticity may explain the extra damping."];
+  n3 [label="(0,0,0) A soap film damps ripples through its elasticity."];
+  n1 -> n3 [label="deduction-rule"];
+  n2 -> n3 [label="deduction-case"];
+}
+"""
+HOSTILE_TEXTS = [
+    'say "hello" & <b>bold</b> \\ back\\slash',
+    "line one\nline two\ttab } ; DROP ALL ; {",
+    "control \x01\x07\x1b chars ü 中文 🧪 \u2028",
+    "-> [label=\"x\"] // /* not a comment */ # nor this",
+]
+
+
+@pytest.fixture(scope="session")
+def published_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo papers (discourse, extracted from recorded replies, repaired, canonicalized with the hashing embedder),
+    with a reasoning graph materialized for synthetic-ripples under the peirce profile."""
+    from claimgraph.demo import demo_config, demo_papers
+    from claimgraph.profile.manifest import load_profile
+    from claimgraph.workflow import IngestOptions, Workflow
+
+    folder = tmp_path_factory.mktemp("published-store")
+    with Context(EmbeddedStore(folder / "store")) as ctx:
+        result = Workflow(ctx).ingest(demo_papers(), IngestOptions(llm=demo_config(), embedder="hashing", sidecar_dir=folder / "sidecar"))
+        assert result.failures == []
+    with Context(EmbeddedStore(folder / "store"), profile=load_profile("peirce")) as ctx:
+        Workflow(ctx).store_reasoning(REASONING_PAPER, REASONING_RESPONSE, "response.dot")
+    return folder / "store"
+
+
+@pytest.fixture
+def hostile_store(tmp_path: Path) -> Path:
+    """One paper graph: four claims with hostile texts, each supporting the next, one edge annotated."""
+    iris = IriScheme()
+    paper = iris.paper("hostile")
+    nodes = [iris.node("hostile", "node", f"c{number}") for number in range(len(HOSTILE_TEXTS))]
+    triples = [Triple(paper, RDF.type, CG.Paper), Triple(paper, DCTERMS.identifier, Literal("hostile")),
+               Triple(paper, DCTERMS.title, Literal(HOSTILE_TEXTS[0]))]
+    for node, text in zip(nodes, HOSTILE_TEXTS):
+        triples += [Triple(node, RDF.type, CG.Claim), Triple(node, CG.text, Literal(text)),
+                    Triple(node, CG.confidence, Literal("0.5", datatype=XSD.decimal))]
+    triples += [Triple(source, CG.supports, target) for source, target in itertools.pairwise(nodes)]
+    with EmbeddedStore(tmp_path / "store") as store:
+        store.replace_graph(paper, triples)
+        Context(store).vocabulary  # noqa: B018 - writes the profile's vocabulary graph, which names the edge properties
+    return tmp_path / "store"
+
+
+def open_context(path: Path, profile: str = "discourse") -> Context:
+    from claimgraph.profile.manifest import load_profile
+
+    return Context(EmbeddedStore(path, read_only=True), profile=load_profile(profile), read_only=True)

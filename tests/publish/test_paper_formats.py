@@ -1,0 +1,151 @@
+"""GraphML, DOT and nanopublications of real papers: what each holds is what the store holds, read back by
+independent parsers (networkx, Graphviz, the nanopub package), and hostile text survives every syntax."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pyoxigraph
+import pytest
+from conftest import HOSTILE_TEXTS, REASONING_PAPER, open_context
+from pyoxigraph import RdfFormat
+
+from claimgraph.publish.elements import graph_elements
+from claimgraph.publish.export import export
+from claimgraph.publish.nanopub import STATEMENT_TYPES, nanopublications, write_folder
+
+DISCOURSE = "soil-warming"
+# rdflib (the nanopub package parses with it) warns about its own deprecated ConjunctiveGraph.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def elements(store: Path, paper_id: str) -> tuple[list[dict], list[dict]]:
+    with open_context(store) as ctx:
+        paper = ctx.iris.paper(paper_id)
+        return graph_elements(ctx.store, paper, paper, ctx.iris.audit_graph(paper_id), f"{ctx.iris.base}graph/vocabulary/", "paper")
+
+
+def exported(store: Path, fmt: str, papers: list[str], profile: str = "discourse", **options: str) -> bytes:
+    with open_context(store, profile) as ctx:
+        return export(ctx, fmt, papers, **options)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ GraphML
+
+
+@pytest.mark.parametrize("paper", [DISCOURSE, REASONING_PAPER])
+def test_graphml_reads_back_in_networkx_with_every_node_and_edge(published_store: Path, paper: str) -> None:
+    networkx = pytest.importorskip("networkx")
+    nodes, edges = elements(published_store, paper)
+    assert nodes
+    graph = networkx.read_graphml(__import__("io").BytesIO(exported(published_store, "graphml", [paper])))
+    assert graph.is_directed()
+    assert set(graph.nodes) == {node["id"] for node in nodes}
+    assert sorted((a, b, data["label"]) for a, b, data in graph.edges(data=True)) == sorted((e["source"], e["target"], e["label"]) for e in edges)
+    for node in nodes:
+        data = graph.nodes[node["id"]]
+        assert (data["type"], data["text"], data["paper"]) == (node["type"], node["text"], paper)
+        assert data.get("confidence") == node["confidence"]
+
+
+def test_graphml_carries_hostile_text(hostile_store: Path) -> None:
+    networkx = pytest.importorskip("networkx")
+    graph = networkx.read_graphml(__import__("io").BytesIO(exported(hostile_store, "graphml", ["hostile"])))
+    texts = sorted(data["text"] for _, data in graph.nodes(data=True))
+    expected = sorted(text.replace("\x01", "\ufffd").replace("\x07", "\ufffd").replace("\x1b", "\ufffd") for text in HOSTILE_TEXTS)
+    assert texts == expected
+    assert graph.number_of_edges() == len(HOSTILE_TEXTS) - 1
+
+
+# ------------------------------------------------------------------ DOT
+
+
+def graphviz_json(dot: bytes) -> dict:
+    import json
+
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz is not installed (apt-get install graphviz)")
+    completed = subprocess.run(["dot", "-Tjson0"], input=dot, capture_output=True, check=False, timeout=60)
+    assert completed.returncode == 0, completed.stderr.decode("utf-8", "replace")
+    return json.loads(completed.stdout, strict=False)  # Graphviz writes control characters raw
+
+
+def test_dot_of_a_discourse_paper_is_its_discourse_graph(published_store: Path) -> None:
+    nodes, edges = elements(published_store, DISCOURSE)
+    assert len(nodes) > 5 and len(edges) > 5, "the demo paper has an extracted discourse graph"
+    drawn = graphviz_json(exported(published_store, "dot", [DISCOURSE]))
+    assert len(drawn["objects"]) == len(nodes)
+    assert len(drawn["edges"]) == len(edges)
+    assert sorted(edge["label"] for edge in drawn["edges"]) == sorted(edge["label"] for edge in edges)
+    assert {obj["tooltip"] for obj in drawn["objects"]} == {node["text"] for node in nodes}
+
+
+def test_dot_of_a_reasoning_paper_is_still_the_reasoning_graph(published_store: Path) -> None:
+    text = exported(published_store, "dot", [REASONING_PAPER], profile="peirce").decode("utf-8")
+    assert "deduction-rule" in text and "(1,0,0)" in text
+    graphviz_json(text.encode("utf-8"))
+
+
+def test_dot_quotes_hostile_text(hostile_store: Path) -> None:
+    drawn = graphviz_json(exported(hostile_store, "dot", ["hostile"]))
+    # Graphviz keeps escString escapes in attribute values: a backslash stays doubled, a newline is \n.
+    escaped = sorted(text.replace("\\", "\\\\").replace("\n", "\\n") for text in HOSTILE_TEXTS)
+    assert sorted(obj["tooltip"] for obj in drawn["objects"]) == escaped
+    assert len(drawn["edges"]) == len(HOSTILE_TEXTS) - 1
+
+
+# ------------------------------------------------------------------ nanopublications
+
+
+def test_each_claim_is_a_nanopublication_the_nanopub_package_accepts(published_store: Path, tmp_path: Path) -> None:
+    from nanopub import Nanopub
+
+    nodes, _ = elements(published_store, DISCOURSE)
+    statements = [node for node in nodes if node["type"] in STATEMENT_TYPES]
+    with open_context(published_store) as ctx:
+        written = write_folder(nanopublications(ctx, [DISCOURSE]), tmp_path / "np")
+    assert len(written) == len(statements) > 3
+    for path in written:
+        publication = Nanopub(rdf=path)
+        assert publication.is_valid
+        assertion = {str(o) for _, _, o in publication.assertion}
+        provenance = {str(p) for _, p, _ in publication.provenance}
+        assert "http://www.w3.org/ns/prov#wasDerivedFrom" in provenance
+        assert any(node["text"] in assertion for node in statements)
+
+
+def test_a_paper_level_nanopublication_asserts_every_node(published_store: Path, tmp_path: Path) -> None:
+    from nanopub import Nanopub
+
+    nodes, edges = elements(published_store, DISCOURSE)
+    trig = exported(published_store, "nanopub", [DISCOURSE], nanopub_unit="paper")
+    path = tmp_path / "paper.trig"
+    path.write_bytes(trig)
+    publication = Nanopub(rdf=path)
+    assert publication.is_valid
+    subjects = {str(s) for s, _, _ in publication.assertion}
+    assert {node["id"] for node in nodes} <= subjects
+    assert len(publication.assertion) == 2 * len(nodes) + len({(e["source"], e["target"], e["label"]) for e in edges})
+
+
+def test_nanopublications_of_several_papers_form_one_trig_document(published_store: Path) -> None:
+    trig = exported(published_store, "nanopub", [DISCOURSE, REASONING_PAPER], profile="peirce")
+    graphs = {quad.graph_name.value for quad in pyoxigraph.parse(trig, format=RdfFormat.TRIG)}
+    heads = [graph for graph in graphs if graph.endswith("#Head")]
+    assert heads and len(graphs) == 4 * len(heads)
+    assert any(REASONING_PAPER in head for head in heads) and any(DISCOURSE in head for head in heads)
+
+
+def test_hostile_text_round_trips_through_a_nanopublication(hostile_store: Path, tmp_path: Path) -> None:
+    from nanopub import Nanopub
+
+    with open_context(hostile_store) as ctx:
+        written = write_folder(nanopublications(ctx, ["hostile"]), tmp_path)
+    texts = set()
+    for path in written:
+        publication = Nanopub(rdf=path)
+        assert publication.is_valid
+        texts |= {str(o) for _, p, o in publication.assertion if str(p).endswith("#text")}
+    assert texts == set(HOSTILE_TEXTS)
