@@ -25,6 +25,7 @@ from claimgraph.quality.repair import PaperRepair, repair_paper
 from claimgraph.quality.reports import ValidationReport
 
 if TYPE_CHECKING:
+    from claimgraph.canonical.consensus.graph import ConsensusResult
     from claimgraph.canonical.convergence import Convergence
     from claimgraph.canonical.plan import CanonicalizeSummary
     from claimgraph.extract.runner import ExtractionReport
@@ -167,20 +168,30 @@ class Workflow:
         return repairs
 
     def canonicalize(self, paper_ids: Sequence[str] | None = None, sidecar_dir: Path | None = None,
-                     embedder: str | None = None, force: bool = False) -> CanonicalizeOutcome:
-        """Merge and link the papers' nodes across the store; convergence is measured before and after."""
+                     embedder: str | None = None, force: bool = False, adjudicate: LLMConfig | None = None) -> CanonicalizeOutcome:
+        """Link the papers' nodes across the store in the canonical graph; convergence is measured before and after.
+
+        ``adjudicate`` (an LLM endpoint) turns on LLM adjudication of the borderline band the profile sets per type.
+        """
         from claimgraph.canonical.canonicalizer import canonicalize_papers
         from claimgraph.canonical.convergence import convergence
         from claimgraph.canonical.embeddings import make_embedder
+        from claimgraph.canonical.links.adjudicate import LLMAdjudicator
 
         before = convergence(self.ctx)
         ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
+        judge = LLMAdjudicator(adjudicate) if adjudicate is not None else None
         self.progress.start("canonicalize", len(ids))
-        summary = canonicalize_papers(
-            self.ctx, ids, sidecar_dir=sidecar_dir, embedder=make_embedder(embedder) if embedder else None, force=force,
-            on_paper=lambda paper_id, _plan: self.progress.advance("canonicalize", item=paper_id),
-        )
-        self.progress.finish("canonicalize")
+        try:
+            summary = canonicalize_papers(
+                self.ctx, ids, sidecar_dir=sidecar_dir, embedder=make_embedder(embedder) if embedder else None, force=force,
+                on_paper=lambda paper_id, _plan: self.progress.advance("canonicalize", item=paper_id),
+                progress=self.progress, adjudicate=judge,
+            )
+        finally:
+            self.progress.finish("canonicalize")
+            if judge is not None:
+                judge.close()
         return CanonicalizeOutcome(summary, before, convergence(self.ctx))
 
     def validate(self, paper_ids: Sequence[str] | None = None) -> ValidationReport:
@@ -265,3 +276,24 @@ class Workflow:
                                on_paper=lambda result: self.progress.advance("judge", item=result.paper_id))
         self.progress.finish("judge")
         return results
+
+    def consensus(self, paper_id: str, *, snapshot: str | None = None, imports: Sequence[tuple[str, Path]] = (),
+                  min_runs: int = 2, similarity: float = 0.85, embedder: str | None = None) -> ConsensusResult:
+        """Keep run graphs of a paper (a snapshot of its graph now, or RDF files), then align every run graph
+        of the paper and write its consensus graph (how many runs support each node and edge)."""
+        from claimgraph.canonical.consensus.graph import build_consensus
+        from claimgraph.canonical.consensus.runs import import_run, snapshot_run
+        from claimgraph.canonical.embeddings import make_embedder
+        from claimgraph.canonical.index.embedding_cache import EmbeddingCache
+        from claimgraph.canonical.settings import load_settings
+        from claimgraph.canonical.sidecar import default_sidecar_dir
+
+        if snapshot:
+            snapshot_run(self.ctx, paper_id, snapshot)
+        for name, path in imports:
+            import_run(self.ctx, paper_id, name, path)
+        model = make_embedder(embedder or load_settings(self.ctx.profile).embedder)
+        cache = EmbeddingCache(model, default_sidecar_dir(self.ctx.store.location))
+        result = build_consensus(self.ctx, paper_id, model, min_runs=min_runs, similarity=similarity, cache=cache)
+        cache.flush()
+        return result

@@ -5,7 +5,7 @@ Written in one request, replacing any earlier consensus of the paper:
 - ``<paper>/consensus cg:consensusOf <paper> ; cg:runCount n ; cg:minSupport k ;
   prov:wasDerivedFrom <run graph> ...``;
 - one ``cg:ConsensusNode`` per aligned cluster: the first run's text, its type
-  (``cg:memberType``), ``cg:supportCount``, ``cg:kept`` (support >= k), the runs
+  (``cg:alignedType``), ``cg:supportCount``, ``cg:kept`` (support >= k), the runs
   behind it (``prov:wasDerivedFrom``) and the run nodes it aligns
   (``cg:alignedNode``; a run node's IRI is local to the run graph that holds it);
 - one ``cg:ConsensusEdge`` per mapped edge (``rdf:subject`` / ``rdf:predicate`` /
@@ -103,7 +103,7 @@ def consensus_triples(ctx: Context, paper_id: str, graph: NamedNode, runs: list[
     iris = [_node_iri(graph, alignment, cluster.number) for cluster in alignment.clusters]
     for cluster, node in zip(alignment.clusters, iris):
         triples += [Triple(node, RDF.type, CG.ConsensusNode), Triple(node, CG.text, Literal(cluster.text)),
-                    Triple(node, CG.memberType, NamedNode(cluster.type)), Triple(node, CG.supportCount, _integer(cluster.support)),
+                    Triple(node, CG.alignedType, NamedNode(cluster.type)), Triple(node, CG.supportCount, _integer(cluster.support)),
                     Triple(node, CG.kept, _boolean(cluster.support >= min_runs))]
         for run, member in sorted(cluster.members.items()):
             triples += [Triple(node, PROV.wasDerivedFrom, run_iri[run]), Triple(node, CG.alignedNode, NamedNode(member.iri))]
