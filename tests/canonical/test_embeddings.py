@@ -28,9 +28,9 @@ from claimgraph.canonical.embeddings import (
 from claimgraph.canonical.onnx_embedder import OnnxSentenceEmbedder, pool_tokens
 from claimgraph.canonical.onnx_export import ensure_exported
 from claimgraph.canonical.sentence_model import read_layout
-from claimgraph.loaders.arche import arche_document, load_arche
+from claimgraph.loaders.formats.arche import arche_document, load_arche
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
-from claimgraph.testing.synthetic_arche import corpus_documents
+from claimgraph.testing.synthetic.arche import corpus_documents
 
 # Agreement the differential test requires per text; fp32 export must do far better (FP32_AGREEMENT).
 REQUIRED_COSINE = 0.99
@@ -164,11 +164,16 @@ def test_vectors_come_back_in_input_order_whatever_the_lengths(onnx_minilm):
     assert np.allclose(onnx_minilm.embed(texts[::-1]), together[::-1], atol=1e-5)
 
 
-def test_batch_size_and_padding_do_not_change_vectors(model_cache):
+@pytest.mark.parametrize("settings", [
+    {"batch_size": 64, "threads": 2},
+    {"batch_size": 3, "threads": 2},
+    {"batch_size": 64, "threads": 2, "parallel_batches": False},
+])
+def test_batching_padding_and_threads_do_not_change_vectors(model_cache, settings):
     texts = [long_text(words, seed) for seed, words in enumerate(range(1, 120, 7))]
-    small = OnnxSentenceEmbedder(batch_size=1, cache_root=model_cache).embed(texts)
-    large = OnnxSentenceEmbedder(batch_size=64, cache_root=model_cache).embed(texts)
-    assert np.allclose(small, large, atol=1e-5)
+    one_at_a_time = OnnxSentenceEmbedder(batch_size=1, threads=1, cache_root=model_cache).embed(texts)
+    vectors = OnnxSentenceEmbedder(cache_root=model_cache, **settings).embed(texts)
+    assert np.allclose(vectors, one_at_a_time, atol=1e-5)
 
 
 def test_empty_input_gives_an_empty_matrix_of_the_right_width(onnx_minilm):
