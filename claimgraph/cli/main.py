@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "claimgraph.cli.commands.reasoning",
     "claimgraph.cli.commands.inspect",
     "claimgraph.cli.commands.serve",
+    "claimgraph.cli.commands.link",
     "claimgraph.cli.commands.judge",
 )
 

@@ -1,4 +1,10 @@
-"""A Document as RDF triples for the paper's named graph (structure + given viewpoints)."""
+"""A Document as RDF triples for the paper's named graph (structure + given viewpoints).
+
+Besides claimgraph's own terms, the paper carries the standard ones a
+linked-data consumer looks for: ``bibo:doi`` and ``bibo:pmid`` when the input
+names them, ``dcterms:title``, and ``cito:cites`` for each reference it cites
+(our ``cg:cites`` says which sentence cites it).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +15,10 @@ from pyoxigraph import Literal, NamedNode, Triple
 from claimgraph.loaders.document import Document, Viewpoint
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_named_query
-from claimgraph.rdf.vocab import CG, DCTERMS, PROV, RDF, RDFS, XSD
+from claimgraph.rdf.vocab import BIBO, CG, CITO, DCTERMS, PROV, RDF, RDFS, XSD
 from claimgraph.store import Store
+
+BIBLIOGRAPHIC = {"doi": BIBO.doi, "pmid": BIBO.pmid}
 
 
 def integer(value: int) -> Literal:
@@ -53,7 +61,7 @@ def document_triples(document: Document, iris: IriScheme) -> Iterator[Triple]:
     if document.title:
         yield Triple(paper, DCTERMS.title, Literal(document.title))
     for key, value in sorted(document.metadata.items()):
-        yield Triple(paper, CG[key_to_property(key)], Literal(value))
+        yield Triple(paper, BIBLIOGRAPHIC.get(key) or CG[key_to_property(key)], Literal(value))
     for passage in document.passages:
         passage_node = passage_iri(iris, pid, passage.index)
         yield Triple(passage_node, RDF.type, CG.Passage)
@@ -73,6 +81,7 @@ def document_triples(document: Document, iris: IriScheme) -> Iterator[Triple]:
         yield Triple(node, RDF.type, CG.Reference)
         yield Triple(node, DCTERMS.isPartOf, paper)
         yield Triple(node, CG.index, integer(reference.number))
+        yield Triple(paper, CITO.cites, node)
         for sentence_index in reference.cited_by:
             yield Triple(sentence_iri(iris, pid, sentence_index), CG.cites, node)
     for viewpoint in document.viewpoints:

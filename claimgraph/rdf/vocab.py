@@ -45,6 +45,7 @@ PROV = Namespace("http://www.w3.org/ns/prov#")
 DCTERMS = Namespace("http://purl.org/dc/terms/")
 CITO = Namespace("http://purl.org/spar/cito/")
 SKOS = Namespace("http://www.w3.org/2004/02/skos/core#")
+BIBO = Namespace("http://purl.org/ontology/bibo/")
 
 PREFIXES: dict[str, str] = {
     "cg": str(CG),
@@ -56,6 +57,7 @@ PREFIXES: dict[str, str] = {
     "dcterms": str(DCTERMS),
     "cito": str(CITO),
     "skos": str(SKOS),
+    "bibo": str(BIBO),
 }
 
 

@@ -1,6 +1,7 @@
 """JATS XML (PubMed Central ``.nxml``/``.xml``): abstract and body sections become passages.
 
-Title from ``front/article-meta/title-group/article-title``; paragraphs (``p``)
+Title from ``front/article-meta/title-group/article-title``, DOI and PubMed id
+from its ``article-id`` elements (``pub-id-type`` doi / pmid); paragraphs (``p``)
 of the abstract, then of each body ``sec`` (heading: the nearest ``title``);
 figures, tables, display formulas and footnotes are left out. In-text
 citations ``<xref ref-type="bibr" rid="...">`` become References numbered in
@@ -14,6 +15,7 @@ from pathlib import Path
 from lxml import etree
 
 from claimgraph.loaders.document import Document
+from claimgraph.loaders.formats.identifiers import identifier_metadata
 from claimgraph.loaders.formats.text import build_document
 from claimgraph.loaders.xml_input import (
     Layout,
@@ -49,6 +51,8 @@ def jats_document(root: etree._Element, path: Path) -> Document:
     if body is not None:
         collect_sections(body, "", LAYOUT, sections)
     document = build_document(path, "jats", sections, title)
+    article_ids = children(meta, "article-id") if meta is not None else []
+    document.metadata.update(identifier_metadata((element.get("pub-id-type", ""), plain_text(element)) for element in article_ids))
     ref_list = first(root, "back", "ref-list")
     keyed = [(ref.get("id", ""), ref) for ref in (children(ref_list, "ref") if ref_list is not None else []) if ref.get("id")]
     numbers = numbered(key for key, _ in keyed)

@@ -1,6 +1,7 @@
 """GROBID TEI XML (``.tei.xml``): abstract and body ``div``s become passages.
 
-Title from ``teiHeader/fileDesc/titleStmt/title``; paragraphs (``p``) of
+Title from ``teiHeader/fileDesc/titleStmt/title``, DOI and PubMed id from the
+``idno`` elements (``type`` DOI / PMID) of ``fileDesc/sourceDesc/biblStruct``; paragraphs (``p``) of
 ``profileDesc/abstract``, then of each ``text/body/div`` (heading: its ``head``);
 figures, tables, formulas and notes are left out. In-text citations
 ``<ref type="bibr" target="#b0">`` become References numbered in the order of
@@ -16,8 +17,9 @@ from pathlib import Path
 from lxml import etree
 
 from claimgraph.loaders.document import Document
-from claimgraph.loaders.paper_ids import paper_id_from_text
+from claimgraph.loaders.formats.identifiers import identifier_metadata
 from claimgraph.loaders.formats.text import build_document
+from claimgraph.loaders.paper_ids import paper_id_from_text
 from claimgraph.loaders.xml_input import (
     Layout,
     Sections,
@@ -57,6 +59,9 @@ def tei_document(root: etree._Element, path: Path) -> Document:
         collect_sections(body, "", LAYOUT, sections)
     document = build_document(path, "tei", sections, title)
     document.paper_id = paper_id_from_text(re.sub(r"\.tei$", "", path.stem, flags=re.IGNORECASE))
+    source = first(header, "fileDesc", "sourceDesc", "biblStruct")
+    idnos = [element for element in source.iter() if local_name(element) == "idno"] if source is not None else []
+    document.metadata.update(identifier_metadata((element.get("type", ""), plain_text(element)) for element in idnos))
     back = first(root, "text", "back")
     bibliography = [element for element in back.iter() if local_name(element) == "biblStruct" and element.get(XML_ID)] if back is not None else []
     numbers = numbered(element.get(XML_ID, "") for element in bibliography)
