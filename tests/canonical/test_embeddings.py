@@ -206,6 +206,14 @@ def test_make_embedder_picks_the_backend_the_spec_names(spec, kind, name):
     assert embedder.name == name
 
 
+def test_minilm_falls_back_to_sentence_transformers_without_the_onnx_packages(monkeypatch):
+    from claimgraph.canonical import embeddings
+
+    monkeypatch.setattr(embeddings, "onnx_backend_installed", lambda: False)
+    assert isinstance(make_embedder("minilm"), SentenceTransformerEmbedder)
+    assert isinstance(make_embedder("minilm-onnx"), OnnxSentenceEmbedder)
+
+
 @pytest.mark.parametrize("spec", ["minilm:x", "onnx:", "nonsense", "hashing:abc"])
 def test_make_embedder_rejects_unknown_specs(spec):
     with pytest.raises(EmbeddingError):
