@@ -1,21 +1,27 @@
-"""Benchmark: canonicalization merge quality on pairs built to fail: cosine alone vs cosine + guards.
+"""Benchmark: canonicalization merge quality on pairs built to fail: cosine alone vs cosine + guards,
+pairwise and as the real canonicalizer places the texts.
 
 Builds the evaluation set (bench/canon_eval: hand-written pairs, and pairs generated from
 ARCHE when the corpus is found), embeds every text with the real embedder (MiniLM by
 default, offline), and prints:
 
 - precision / recall / F1 over thresholds 0.80..0.99, per group (cautious, each type,
-  aggressive) and source, for cosine alone and for the full policy without LLM adjudication
-  (cosine >= threshold and the guards find the texts compatible);
+  aggressive) and source, for cosine alone and for cosine + guards on each pair;
 - per negative kind, the share of negatives each policy accepts (false-accept rate);
 - the target check: the best precision with recall >= 0.90 on cautious types, and what
   cosine alone gives at the same recall;
 - each type at the threshold of its profile (profiles/discourse.toml);
 - a hub-formation simulation per type: hub purity and B-cubed precision / recall / F1;
-- a borderline band for a later LLM adjudication step;
-- the paraphrases the guards reject, with the reasons.
+- a borderline band for LLM adjudication;
+- the paraphrases the guards reject, with the reasons;
+- then the same texts run through ``claimgraph.canonical.canonicalizer.Canonicalizer``
+  itself (canon_eval/policy_run.py) at thresholds 0.80..0.98, with the guards off
+  ("cosine-only canonicalizer") and on ("full policy"): pair curves per group and type,
+  false-accept rate per negative kind, the target check, and hub purity / B-cubed F1 /
+  wrong members per type. This is the policy as the product runs it: hub search,
+  pending stage, hub_size 2, fixed hub vectors, exact-text groups.
 
-    HF_HUB_OFFLINE=1 python bench/canonical_quality.py [--json out.json] [--seed 29] [--embedder minilm]
+    HF_HUB_OFFLINE=1 python bench/canonical_quality.py [--json out.json] [--seed 29] [--embedder minilm] [--no-canonicalizer]
 
 ``--seed`` picks the ARCHE sample; 13 was used while the guards were developed, so the
 default, 29, is a sample the guards were not tuned on.
@@ -35,6 +41,7 @@ from pathlib import Path
 import numpy as np
 from canon_eval.build import AGGRESSIVE, CAUTIOUS, NEGATIVE_KINDS, Pair, build_pairs
 from canon_eval.metrics import THRESHOLDS, Point, best_at_recall, curve, gold_clusters, mean_scores, score_hubs, simulate_hubs
+from canon_eval.policy_run import cluster_ids, place_texts, predicted_same
 
 from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.canonical.guards import check_pair
@@ -43,6 +50,7 @@ from claimgraph.profile.manifest import load_profile
 TARGET_PRECISION, TARGET_RECALL = 0.98, 0.90
 SHOWN = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95, 0.98)
 ORDERS = (0, 1, 2)
+POLICY_THRESHOLDS = tuple(round(0.80 + 0.02 * step, 2) for step in range(10))
 
 
 def profile_thresholds(profile: str = "discourse") -> dict[str, float]:
@@ -195,6 +203,72 @@ def rejected_paraphrases(evaluation: Evaluation) -> list[dict[str, object]]:
             for p, c, v in zip(evaluation.pairs, evaluation.cosine, evaluation.verdicts) if p.same and not v.compatible]
 
 
+# ---------------------------------------------------------------- the canonicalizer itself
+
+
+def points(same: np.ndarray, predicted: dict[float, np.ndarray], mask: np.ndarray) -> list[Point]:
+    return [Point(t, int(np.sum(p & same & mask)), int(np.sum(p & ~same & mask)), int(np.sum(~p & same & mask)),
+                  int(np.sum(~p & ~same & mask))) for t, p in sorted(predicted.items())]
+
+
+def policy_runs(evaluation: Evaluation, thresholds: Sequence[float], seed: int) -> dict[str, object]:
+    """Every type's texts placed by the real Canonicalizer at each threshold, guards off ("cosine") and on
+    ("full"): pair curves per group and per negative kind, hub purity and B-cubed per type, and the target."""
+    names = sorted({p.type for p in evaluation.pairs})
+    predicted: dict[str, dict[float, np.ndarray]] = {"cosine": {}, "full": {}}
+    hubs: dict[str, dict[str, dict[str, object]]] = {}
+    for policy in predicted:
+        for threshold in thresholds:
+            row = np.zeros(len(evaluation.pairs), dtype=bool)
+            for name in names:
+                texts = sorted({t for p in evaluation.pairs if p.type == name for t in (p.a, p.b)})
+                placement = place_texts(name, texts, evaluation.vectors, threshold, policy == "full", seed)
+                for index, pair in enumerate(evaluation.pairs):
+                    if pair.type == name:
+                        row[index] = predicted_same(placement, pair.a, pair.b)
+                gold = gold_clusters(texts, [(p.a, p.b) for p in evaluation.pairs if p.type == name and p.same])
+                scores = score_hubs(cluster_ids(placement, texts), gold)
+                hubs.setdefault(name, {}).setdefault(policy, {})[f"{threshold:.2f}"] = {
+                    **mean_scores([scores]), "guard_vetoes": placement.guard_vetoes, "exact_text": placement.exact}
+            predicted[policy][threshold] = row
+            print(f"  canonicalizer, {policy}, t={threshold:.2f} done", file=sys.stderr, flush=True)
+    curves: dict[str, dict[str, list[dict[str, object]]]] = {}
+    targets: dict[str, dict[str, object]] = {}
+    for group, mask in groups(evaluation).items():
+        group_curves = {policy: points(evaluation.same, rows, mask) for policy, rows in predicted.items()}
+        curves[group] = {policy: [p.as_dict() for p in pts] for policy, pts in group_curves.items()}
+        if group.startswith(("cautious", "type/")) and group.split("/")[1] not in AGGRESSIVE:
+            targets[group] = target(group_curves)
+    kinds = {}
+    for kind in NEGATIVE_KINDS:
+        mask = evaluation.select(CAUTIOUS, None, (kind,))
+        if (mask & ~evaluation.same).any():
+            kinds[kind] = {policy: [p.as_dict() for p in points(evaluation.same, rows, mask)] for policy, rows in predicted.items()}
+    return {"seed": seed, "thresholds": list(thresholds), "curves": curves, "targets": targets, "kinds": kinds, "hubs": hubs}
+
+
+def print_policy_runs(report: dict[str, object]) -> None:
+    print("\n== as the canonicalizer runs it (guards, hub search, pending stage, hub_size 2, exact-text groups)")
+    for group, curves in report["curves"].items():
+        print(f"\n{group}   threshold: cosine-only canonicalizer P / R   |   full policy P / R")
+        for cosine, full in zip(curves["cosine"], curves["full"]):
+            print(f"  {cosine['threshold']:.2f}: {fmt(cosine['precision'])} {fmt(cosine['recall'])}   |   "
+                  f"{fmt(full['precision'])} {fmt(full['recall'])}")
+    print("\nfalse-accept rate per negative kind (cautious types): cosine-only | full, per threshold")
+    for kind, policies in report["kinds"].items():
+        cells = "  ".join(f"{fmt(c['false_accept_rate'])}|{fmt(f['false_accept_rate'])}" for c, f in zip(policies["cosine"], policies["full"]))
+        print(f"  {kind:<10} {cells}")
+    print(f"\ntarget with the canonicalizer: precision >= {TARGET_PRECISION} at recall >= {TARGET_RECALL}")
+    for name, result in report["targets"].items():
+        print_target(name, result)
+    print("\nhubs per type (canonicalizer): threshold: cosine-only purity / B3 F1 / wrong | full purity / B3 F1 / wrong")
+    for name, policies in report["hubs"].items():
+        for threshold in policies["cosine"]:
+            c, f = policies["cosine"][threshold], policies["full"][threshold]
+            print(f"  {name:<17} {threshold}: {fmt(c['purity'])} {fmt(c['bcubed_f1'])} {c['wrong_members']:5.0f} | "
+                  f"{fmt(f['purity'])} {fmt(f['bcubed_f1'])} {f['wrong_members']:5.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=Path, help="write every table as JSON here")
@@ -204,6 +278,7 @@ def main() -> None:
     parser.add_argument("--per-kind", type=int, default=120)
     parser.add_argument("--topic", type=int, default=150)
     parser.add_argument("--embedder", default="minilm")
+    parser.add_argument("--no-canonicalizer", action="store_true", help="skip the runs of the real canonicalizer (pairwise tables only)")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     pairs, skipped = build_pairs(args.arche, args.sample, args.seed, args.topic, args.per_kind)
@@ -258,6 +333,9 @@ def main() -> None:
     print(f"\nparaphrases the guards reject: {len(report['rejected_paraphrases'])} of {int(evaluation.same.sum())}")
     for row in report["rejected_paraphrases"]:
         print(f"  [{row['id']}] {row['reasons']}")
+    if not args.no_canonicalizer:
+        report["canonicalizer"] = policy_runs(evaluation, POLICY_THRESHOLDS, seed=0)
+        print_policy_runs(report["canonicalizer"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
         print(f"\ntables written to {args.json}", file=sys.stderr)

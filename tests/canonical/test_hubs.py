@@ -13,7 +13,6 @@ from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.papers.storage import store_document
-from claimgraph.quality.validation import validate_store
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG
 from claimgraph.store import EmbeddedStore
@@ -49,12 +48,11 @@ def test_repeated_viewpoints_mention_a_canon_hub_with_its_text_and_member_count(
         assert int(row["members"].value) == counted[row["hub"].value] >= 2
 
 
-def test_paper_graphs_are_not_touched_and_the_store_validates(canonicalized) -> None:
+def test_paper_graphs_are_not_touched_and_the_store_validates(canonicalized, shapes_and_rules_hold) -> None:
     store, iris, _, _, originals = canonicalized
     for paper_id, triples in originals.items():
         assert set(store.triples(iris.paper(paper_id))) == triples  # canonicalization writes the canonical graph only
-    report = validate_store(Context(store, iris), workers=1)
-    assert list(report.lines()) == [] and iris.canonical_graph() in [graph.graph for graph in report.graphs]
+    assert shapes_and_rules_hold(store, iris)
 
 
 def test_most_repeated_texts_are_placed_without_an_ann_search(canonicalized) -> None:
@@ -109,7 +107,7 @@ def test_a_distant_node_starts_its_own_cluster_and_a_close_one_joins_it(store, i
     assert canonicalizer.sidecar.has("pending", CG.Claim.value, iris.node("b", "claim", "1").value)
 
 
-def test_ingesting_the_same_paper_again_keeps_counts_and_creates_no_new_hubs(synthetic_documents, iris, tmp_path: Path) -> None:
+def test_ingesting_the_same_paper_again_keeps_counts_and_creates_no_new_hubs(synthetic_documents, iris, tmp_path: Path, shapes_and_rules_hold) -> None:
     store = EmbeddedStore(tmp_path / "store")
     papers = [document.paper_id for document in synthetic_documents[:3]]
     for document in synthetic_documents[:3]:
@@ -123,7 +121,7 @@ def test_ingesting_the_same_paper_again_keeps_counts_and_creates_no_new_hubs(syn
     assert first.hubs_created > 0 and again.rebuilt.startswith("stale") and again.embedded == 0
     assert again.skipped == papers[1:] and after.rows() == before.rows()
     assert {row["hub"].value: row["members"].value for row in store.select(read_named_query("canonical-hubs"))} == counts
-    assert validate_store(Context(store, iris), workers=1).conforms
+    assert shapes_and_rules_hold(store, iris)
     store.close()
 
 

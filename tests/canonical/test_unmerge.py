@@ -16,7 +16,6 @@ from claimgraph.cli.main import main
 from claimgraph.context import Context
 from claimgraph.papers.audit import audit_trail
 from claimgraph.papers.storage import store_document
-from claimgraph.quality.validation import validate_store
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.store import EmbeddedStore
 
@@ -41,7 +40,7 @@ def three_papers(store, iris, discourse_paper, tmp_path: Path):
     return store
 
 
-def test_unmerging_a_member_takes_only_its_link_out_and_records_why(three_papers, iris, tmp_path: Path) -> None:
+def test_unmerging_a_member_takes_only_its_link_out_and_records_why(three_papers, iris, tmp_path: Path, shapes_and_rules_hold) -> None:
     store = three_papers
     before = {paper: set(store.triples(iris.paper(paper))) for paper in "abc"}
     member = iris.node("b", "claim", "1")
@@ -52,7 +51,7 @@ def test_unmerging_a_member_takes_only_its_link_out_and_records_why(three_papers
     assert {paper: set(store.triples(iris.paper(paper))) for paper in "abc"} == before
     (activity,) = [entry for entry in audit_trail(store, iris, "b") if entry["kind"] == "unmerge"]
     assert activity["notes"]["reason"] == "different populations" and activity["notes"]["hub"] == hub
-    assert validate_store(Context(store, iris), workers=1).conforms
+    assert shapes_and_rules_hold(store, iris)
 
 
 def test_an_unmerged_node_is_not_linked_again_by_later_runs(three_papers, iris, discourse_paper, tmp_path: Path) -> None:
@@ -66,18 +65,18 @@ def test_an_unmerged_node_is_not_linked_again_by_later_runs(three_papers, iris, 
     assert iris.node("d", "claim", "1").value in linked and member.value not in linked
 
 
-def test_dissolving_a_merge_removes_the_canonical_node_and_every_link(three_papers, iris) -> None:
+def test_dissolving_a_merge_removes_the_canonical_node_and_every_link(three_papers, iris, shapes_and_rules_hold) -> None:
     store = three_papers
     (merge,) = [h for h in hubs(store) if "CANON_Factor_" in h]
     undone = unmerge(Context(store, iris), hub=NamedNode(merge))
     assert len(undone) == 3 and merge not in hubs(store)
     assert store.select(read_named_query("merges")) == []
-    assert validate_store(Context(store, iris), workers=1).conforms
+    assert shapes_and_rules_hold(store, iris)
     with pytest.raises(UnmergeError, match="no merge or hub attachment"):
         unmerge(Context(store, iris), hub=NamedNode(merge))
 
 
-def test_reingesting_every_member_removes_the_hub_instead_of_leaving_a_count_of_zero(synthetic_documents, iris, tmp_path: Path) -> None:
+def test_reingesting_every_member_removes_the_hub_instead_of_leaving_a_count_of_zero(synthetic_documents, iris, tmp_path: Path, shapes_and_rules_hold) -> None:
     store = EmbeddedStore(tmp_path / "store")
     for document in synthetic_documents[:2]:
         store_document(store, iris, document)
@@ -87,7 +86,7 @@ def test_reingesting_every_member_removes_the_hub_instead_of_leaving_a_count_of_
     for document in synthetic_documents[:2]:
         store_document(store, iris, document)
     assert hubs(store) == {} and store.select(read_named_query("hub-members")) == []
-    assert validate_store(Context(store, iris), workers=1).conforms
+    assert shapes_and_rules_hold(store, iris)
     store.close()
 
 
