@@ -132,3 +132,20 @@ def test_a_sidecar_of_another_embedder_is_rebuilt_and_hub_members_are_not_pendin
     linked = {row["member"].value for row in store.select(read_named_query("hub-members"))}
     pending = reopened.sidecar.partitions.get(f"pending {CG.Viewpoint.value}")
     assert pending is not None and not linked & {iri for iri, *_ in pending.live_items()}
+
+
+def test_diff_credits_nothing_of_canonicalization_to_repair(synthetic_arche_dir: Path, synthetic_documents, tmp_path: Path, capsys) -> None:
+    from claimgraph.cli.main import main
+
+    base = ["--store", str(tmp_path / "store")]
+    paths = [str(path) for path in sorted(synthetic_arche_dir.glob("*.json"))[:3]]
+    assert main([*base, "ingest", *paths, "--no-canonicalize", "--no-validate"]) == 0
+    capsys.readouterr()
+    paper = synthetic_documents[0].paper_id
+    assert main([*base, "diff", "--paper", paper]) == 0
+    before = capsys.readouterr().out
+    assert main([*base, "canonicalize", "--embedder", "hashing"]) == 0
+    assert main([*base, "query", "hub-members", "--format", "csv"]) == 0
+    assert f"/paper/{paper}/" in capsys.readouterr().out  # the paper has nodes linked to hubs
+    assert main([*base, "diff", "--paper", paper]) == 0
+    assert capsys.readouterr().out == before  # the links live in the canonical graph: raw vs paper graph is repair's alone
