@@ -187,10 +187,11 @@ def discourse_paper():
     """``discourse_paper(iris, paper_id, factors, associations=(), claims=(), types=None)``: triples of a
     crafted paper graph. factors: {local: (text, confidence)}; associations: (local, arg0, arg1);
     claims: (local, text, mentioned factor local); types: {local: class local name} overrides cg:Factor.
-    Every arg0/arg1/mentions edge gets its edge annotation (confidence 0.8)."""
+    Every arg0/arg1/mentions edge gets its edge annotation (confidence 0.8); associations and claims are
+    anchored as the extractor writes them (passage 1, source tuple (0, 0, 0), derived from the passage)."""
     from pyoxigraph import Literal, Triple
 
-    from claimgraph.rdf.vocab import CG, DCTERMS, RDF, XSD
+    from claimgraph.rdf.vocab import CG, DCTERMS, PROV, RDF, XSD
 
     def decimal(value: float) -> Literal:
         return Literal(f"{value}", datatype=XSD.decimal)
@@ -212,14 +213,27 @@ def discourse_paper():
             triples += [Triple(node, RDF.type, CG[(types or {}).get(local, "Factor")]), Triple(node, CG.text, Literal(text))]
             if confidence is not None:
                 triples.append(Triple(node, CG.confidence, decimal(confidence)))
+        passage = iris.node(paper_id, "passage", "1")
+        if associations or claims:
+            triples += [Triple(passage, RDF.type, CG.Passage), Triple(passage, DCTERMS.isPartOf, graph),
+                        Triple(passage, CG.index, Literal("1", datatype=XSD.integer))]
+
+        def anchor(node):
+            zero = Literal("0", datatype=XSD.integer)
+            triples.extend([Triple(node, CG.inPassage, passage), Triple(node, PROV.wasDerivedFrom, passage),
+                            Triple(node, CG.sourceSentence, zero), Triple(node, CG.sourceReference, zero),
+                            Triple(node, CG.sourceViewpoint, zero)])
+
         for local, arg0, arg1 in associations:
             node = iris.node(paper_id, "association", local)
             triples += [Triple(node, RDF.type, CG.Association), Triple(node, CG.text, Literal(f"{arg0} affects {arg1}"))]
+            anchor(node)
             edge(node, CG.arg0, iris.node(paper_id, "factor", arg0))
             edge(node, CG.arg1, iris.node(paper_id, "factor", arg1))
         for local, text, mentioned in claims:
             node = iris.node(paper_id, "claim", local)
             triples += [Triple(node, RDF.type, CG.Claim), Triple(node, CG.text, Literal(text))]
+            anchor(node)
             if mentioned:
                 edge(node, CG.mentions, iris.node(paper_id, "factor", mentioned))
         return triples

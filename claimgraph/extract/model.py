@@ -5,11 +5,20 @@ them inside a passage, edges naming their endpoints) so that each step can
 inspect and change them; ``extraction_triples`` turns the current state into
 the triples of a named graph: the document structure, the nodes with their
 source anchors, plain edge triples and one reification annotation per edge.
+
+Every node is anchored: ``cg:inPassage``, an (x, y, z) source tuple ((s, 0, 0)
+for the sentence the model named, (0, 0, 0) when it named none the passage
+has) and ``prov:wasDerivedFrom`` its sentence, else its passage. A name no node
+carries is kept in the IRI of its dangling endpoint (percent-encoded), so an
+extraction read back from the store (claimgraph.extract.stored) has its
+dangling names again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+import urllib.parse
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -37,6 +46,7 @@ class Node:
     arg0: str | None = None
     arg1: str | None = None
     step: str = "entities"
+    local: str | None = None  # the IRI's local name when read back from the store (may differ from p<passage>-<id>)
 
 
 @dataclass
@@ -62,10 +72,14 @@ class PaperExtraction:
         return [node for (index, _), node in self.nodes.items() if index == passage]
 
     def resolve(self, passage: int, name: str) -> Node | None:
-        """The node a relation endpoint names: an id of the passage, else a node's exact text (case-insensitive)."""
+        """The node a relation endpoint names: an id of the passage, a qualified id ``p<k>-<id>`` of any
+        passage, else a node's exact text (case-insensitive)."""
         node = self.nodes.get((passage, name))
         if node is not None:
             return node
+        qualified = _QUALIFIED.match(name)
+        if qualified and (int(qualified.group(1)), qualified.group(2)) in self.nodes:
+            return self.nodes[(int(qualified.group(1)), qualified.group(2))]
         folded = name.casefold()
         same_passage = [n for n in self.passage_nodes(passage) if n.text.casefold() == folded]
         if same_passage:
@@ -123,15 +137,65 @@ class PaperExtraction:
     def drop_node(self, node: Node) -> None:
         del self.nodes[(node.passage, node.id)]
 
+    def colocation(self) -> tuple[int, int]:
+        """(co-located node pairs, those joined by an edge or Association slot): seed 002's connectivity ratio."""
+        pairs = linked = 0
+        joined = self.joined_pairs()
+        for passage in {node.passage for node in self.nodes.values()}:
+            keys = sorted((n.passage, n.id) for n in self.passage_nodes(passage))
+            for index, first in enumerate(keys):
+                for second in keys[index + 1:]:
+                    pairs += 1
+                    linked += (first, second) in joined
+        return pairs, linked
+
+    def joined_pairs(self) -> set[tuple[tuple[int, str], tuple[int, str]]]:
+        """Ordered key pairs of nodes joined by a resolved edge or an Association slot."""
+        joined = set()
+        ends = [(e.passage, e.source, e.target) for e in self.edges]
+        ends += [(n.passage, n.id, slot) for n in self.nodes.values() for slot in (n.arg0, n.arg1) if slot]
+        for passage, source_name, target_name in ends:
+            source, target = self.resolve(passage, source_name), self.resolve(passage, target_name)
+            if source is not None and target is not None and source is not target:
+                pair = sorted([(source.passage, source.id), (target.passage, target.id)])
+                joined.add((pair[0], pair[1]))
+        return joined
+
+
+_QUALIFIED = re.compile(r"^p(\d+)-(.+)$")
+MAX_DANGLING_NAME = 200
+
+
+def qualified_id(node: Node) -> str:
+    """How a node of another passage is named in a prompt (and in a reply): ``p<passage>-<id>``."""
+    return f"p{node.passage}-{node.id}"
+
 
 def node_iri(iris: IriScheme, paper_id: str, node: Node) -> NamedNode:
     """The IRI of an extracted node: ids are local to a passage, so the passage number is part of the name."""
-    return iris.extracted_node(paper_id, f"p{node.passage}-{node.id}")
+    if node.local is not None:
+        return iris.node(paper_id, "node", node.local)
+    return iris.extracted_node(paper_id, qualified_id(node))
 
 
 def dangling_iri(iris: IriScheme, paper_id: str, passage: int, name: str) -> NamedNode:
-    """An untyped IRI standing for a name no node carries (what the gate counts as a dangle)."""
-    return iris.node(paper_id, "dangling", f"p{passage}-{content_hash(name.casefold(), length=12)}")
+    """An untyped IRI standing for a name no node carries (what the gate counts as a dangle).
+
+    The name is kept, percent-encoded, so that it can be read back; a very long
+    one is hashed (and comes back as its hash).
+    """
+    encoded = urllib.parse.quote(name, safe="")
+    local = encoded if len(encoded) <= MAX_DANGLING_NAME else "h-" + content_hash(name.casefold(), length=16)
+    return NamedNode(f"{iris.paper(paper_id).value}/dangling/p{passage}/{local}")
+
+
+def dangling_name(iris: IriScheme, paper_id: str, iri: NamedNode) -> tuple[int, str] | None:
+    """(passage, name) of a dangling endpoint IRI made by ``dangling_iri``, else None."""
+    prefix = f"{iris.paper(paper_id).value}/dangling/p"
+    if not iri.value.startswith(prefix):
+        return None
+    passage, _, local = iri.value[len(prefix):].partition("/")
+    return (int(passage), urllib.parse.unquote(local)) if passage.isdigit() and local else None
 
 
 def passage_numbered_text(passage: Passage) -> str:
@@ -139,8 +203,9 @@ def passage_numbered_text(passage: Passage) -> str:
     return "\n".join(f"[{sentence.index}] {sentence.text}" for sentence in passage.sentences)
 
 
-def extraction_triples(extraction: PaperExtraction, iris: IriScheme, profile: Profile) -> Iterator[Triple]:
-    """The paper's document structure plus the extracted nodes and edges.
+def extraction_triples(extraction: PaperExtraction, iris: IriScheme, profile: Profile,
+                       structure: Iterable[Triple] | None = None) -> Iterator[Triple]:
+    """The paper's document structure (``structure`` as stored, else built from the document) plus the extracted nodes and edges.
 
     Annotation IRIs derive from the paper graph IRI (IriScheme.statement), as
     the gate's measures expect, in the raw graph as well as in the paper graph.
@@ -148,19 +213,23 @@ def extraction_triples(extraction: PaperExtraction, iris: IriScheme, profile: Pr
     document = extraction.document
     pid = document.paper_id
     graph = iris.paper(pid)
-    yield from document_triples(document, iris)
+    yield from document_triples(document, iris) if structure is None else structure
     iri_of = {key: node_iri(iris, pid, node) for key, node in extraction.nodes.items()}
     for key, node in extraction.nodes.items():
         subject = iri_of[key]
         yield Triple(subject, RDF.type, CG[node.type])
         yield Triple(subject, CG.text, Literal(node.text))
         yield Triple(subject, CG.confidence, confidence_literal(node.confidence))
-        yield Triple(subject, CG.inPassage, passage_iri(iris, pid, node.passage))
+        passage = passage_iri(iris, pid, node.passage)
+        yield Triple(subject, CG.inPassage, passage)
         if node.sentence is not None:
             sentence = sentence_iri(iris, pid, node.sentence)
             yield Triple(subject, CG.inSentence, sentence)
             yield Triple(subject, PROV.wasDerivedFrom, sentence)
             yield from source_tuple_triples(subject, (node.sentence, 0, 0))
+        else:
+            yield Triple(subject, PROV.wasDerivedFrom, passage)
+            yield from source_tuple_triples(subject, (0, 0, 0))
         for label, slot in (("arg0", node.arg0), ("arg1", node.arg1)):
             factor = extraction.resolve(node.passage, slot) if slot else None
             target = iri_of[(factor.passage, factor.id)] if factor else (dangling_iri(iris, pid, node.passage, slot) if slot else None)
