@@ -84,9 +84,9 @@ class IngestResult:
 
     @property
     def problems(self) -> int:
-        """Failed files plus shape and rule violations: nonzero means the command exits 1."""
+        """Failed files, papers whose extraction left calls unanswered, shape and rule violations: nonzero means exit 1."""
         violations = self.validation.nodes_failed + len(self.validation.violations) if self.validation else 0
-        return len(self.failures) + violations
+        return len(self.failures) + sum(1 for report in self.extractions if report.residual) + violations
 
 
 def needs_extraction(document: Document) -> bool:
@@ -147,14 +147,48 @@ class Workflow:
         return stored
 
     def extract(self, documents: Sequence[Document], llm: LLMConfig, accounting: Accounting) -> dict[str, ExtractionReport | ClaimgraphError]:
-        """The LLM steps on prose documents (already stored), all papers at once through one client."""
+        """The LLM steps on prose documents (already stored), all papers at once through one client.
+
+        A profile with a ``reasoning.md`` prompt (peirce) gets one reasoning graph per paper, stored
+        through the reasoning materializer; the others run the discourse steps.
+        """
+        from claimgraph.extract.reasoning import extracts_reasoning
         from claimgraph.extract.runner import run_extractions
 
         self.progress.start("extract", len(documents))
-        reports = run_extractions(self.ctx, documents, llm, accounting)
+        if extracts_reasoning(self.ctx.profile):
+            reports = self._extract_reasoning(documents, llm, accounting)
+        else:
+            reports = run_extractions(self.ctx, documents, llm, accounting)
         self.progress.advance("extract", len(documents))
         self.progress.finish("extract")
         return reports
+
+    def rerun_extraction(self, paper_ids: Sequence[str], steps: Sequence[str], llm: LLMConfig) -> IngestResult:
+        """Run LLM extraction steps again on stored papers alone (each from its raw graph), then repair and gate them."""
+        from claimgraph.extract.reasoning import REASONING_STEP, extracts_reasoning
+        from claimgraph.extract.runner import measure_with_shapes, rerun_steps
+        from claimgraph.extract.stored import stored_extraction
+
+        result = IngestResult(papers=list(paper_ids))
+        self.progress.start("extract", len(paper_ids))
+        if extracts_reasoning(self.ctx.profile):
+            if list(steps) != [REASONING_STEP]:
+                raise ClaimgraphError(f"profile {self.ctx.profile.name} has one extraction step, {REASONING_STEP!r}; not {', '.join(steps)}")
+            reports = self._extract_reasoning([stored_extraction(self.ctx, paper_id).extraction.document for paper_id in paper_ids],
+                                              llm, result.accounting)
+        else:
+            reports = rerun_steps(self.ctx, paper_ids, steps, llm, result.accounting)
+        self.progress.finish("extract")
+        for paper_id in paper_ids:
+            report = reports.get(paper_id)
+            if isinstance(report, ClaimgraphError) or report is None:
+                result.failures.append(IngestFailure(Path(paper_id), str(report or f"paper {paper_id}: not extracted")))
+                continue
+            result.extractions.append(report)
+            result.repairs.append(report.repair or repair_paper(self.ctx, paper_id, report.activities))
+            report.measures.append(("repaired", measure_with_shapes(self.ctx, paper_id, self.ctx.iris.paper(paper_id))))
+        return result
 
     def repair(self, paper_ids: Sequence[str] | None = None) -> list[PaperRepair]:
         """Run the repair scripts and the gate on stored papers (default: every paper)."""
@@ -212,6 +246,44 @@ class Workflow:
 
     # ------------------------------------------------------------ internals
 
+    def _extract_reasoning(self, documents: Sequence[Document], llm: LLMConfig, accounting: Accounting) -> dict[str, ExtractionReport | ClaimgraphError]:
+        """One reasoning-graph reply per paper, stored through the reasoning materializer (which repairs and gates it).
+
+        The call is recorded first (its agent, the nodes it stated); a paper whose call gave no usable reply
+        keeps its structure and the residual extraction_failed, and is repaired and gated with the batch.
+        """
+        from pyoxigraph import Literal, Triple
+
+        from claimgraph.extract.reasoning import REASONING_STEP, run_reasoning_extractions
+        from claimgraph.extract.runner import EXTRACTION_FAILED, ExtractionReport, measure_with_shapes
+        from claimgraph.papers.audit import record
+        from claimgraph.rdf.vocab import CG
+        from claimgraph.reasoning.materialize import materialize
+        from claimgraph.reasoning.peirce import store_reasoning
+
+        def check(text: str) -> str | None:
+            return "no node or edge recovered from the reply" if materialize(text).empty else None
+
+        store, iris = self.ctx.store, self.ctx.iris
+        reports: dict[str, ExtractionReport | ClaimgraphError] = {}
+        for paper_id, reply in run_reasoning_extractions(self.ctx, documents, llm, accounting, check).items():
+            report = ExtractionReport(paper_id, steps=[reply.log])
+            try:
+                if reply.text is None:
+                    report.residual = EXTRACTION_FAILED
+                    report.activities.append(reply.activity)
+                    store.insert({iris.paper(paper_id): [Triple(iris.paper(paper_id), CG.residual, Literal(EXTRACTION_FAILED))]})
+                else:
+                    reply.activity.generated = [iris.extracted_node(paper_id, node) for node in materialize(reply.text).nodes]
+                    record(store, iris, paper_id, [reply.activity])
+                    report.repair = store_reasoning(self.ctx, paper_id, reply.text, f"{REASONING_STEP} reply of {llm.model}").repair
+                report.measures.append((REASONING_STEP, measure_with_shapes(self.ctx, paper_id, iris.raw_graph(paper_id))))
+            except ClaimgraphError as error:
+                reports[paper_id] = error
+                continue
+            reports[paper_id] = report
+        return reports
+
     def _repair_batch(self, stored: Sequence[tuple[Path, Document]], reports: dict[str, ExtractionReport | ClaimgraphError],
                       result: IngestResult) -> None:
         """Repair and gate each stored paper, after its extraction (whose activities join the audit trail)."""
@@ -226,7 +298,8 @@ class Workflow:
                     raise report
                 if report is not None:
                     result.extractions.append(report)
-                result.repairs.append(repair_paper(self.ctx, document.paper_id, report.activities if report else ()))
+                repaired = report.repair if report is not None else None  # a reasoning reply is repaired as it is stored
+                result.repairs.append(repaired or repair_paper(self.ctx, document.paper_id, report.activities if report else ()))
                 if report is not None:
                     report.measures.append(("repaired", measure_with_shapes(self.ctx, document.paper_id, self.ctx.iris.paper(document.paper_id))))
             except ClaimgraphError as failure:

@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "claimgraph.cli.commands.quality",
     "claimgraph.cli.commands.canonical",
     "claimgraph.cli.commands.reasoning",
+    "claimgraph.cli.commands.extract",
     "claimgraph.cli.commands.inspect",
     "claimgraph.cli.commands.serve",
     "claimgraph.cli.commands.link",

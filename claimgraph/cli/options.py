@@ -110,17 +110,25 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--base-url", help="OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp ...); env OPENAI_BASE_URL")
     group.add_argument("--temperature", type=float)
     group.add_argument("--max-tokens", type=int, help="completion token limit per call")
-    group.add_argument("--llm-timeout", type=float, dest="timeout", metavar="SECONDS", help="per-request timeout")
+    group.add_argument("--llm-timeout", type=float, dest="timeout", metavar="SECONDS", help="deadline of each request attempt as a whole (a trickling server cannot hold it longer)")
     group.add_argument("--max-retries", type=int, help="retries of a call on 429, 5xx, timeouts, dropped connections")
     group.add_argument("--concurrency", type=int, dest="max_concurrency", help="LLM requests in flight at most")
     group.add_argument("--cache-dir", help=f"response cache directory ('none' disables); env CLAIMGRAPH_LLM_CACHE; default {DEFAULT_CACHE_DIR}")
     group.add_argument("--no-cache", action="store_true", help="do not read or write the response cache")
     group.add_argument("--replay", dest="replay_dir", metavar="DIR", help="serve recorded responses from DIR (a cache directory); sends nothing")
+    # extraction faults and structured output (docs/llm.md)
+    group.add_argument("--no-structured-output", dest="structured_output", action="store_const", const=False,
+                       help="do not ask for JSON-schema output (response_format); by default it is asked and refusals fall back")
+    group.add_argument("--breaker", type=int, dest="breaker_threshold", metavar="N",
+                       help="consecutive connection failures after which the remaining calls are skipped (0: never); default 5")
+    group.add_argument("--paper-budget", type=float, dest="paper_budget", metavar="SECONDS",
+                       help="time budget for all LLM calls of one paper; calls left after it are skipped")
 
 
 def config_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> LLMConfig:
     """The LLMConfig of a command whose parser had ``add_llm_arguments``."""
-    keys = ("model", "base_url", "temperature", "max_tokens", "timeout", "max_retries", "max_concurrency", "cache_dir", "replay_dir")
+    keys = ("model", "base_url", "temperature", "max_tokens", "timeout", "max_retries", "max_concurrency", "cache_dir", "replay_dir",
+            "structured_output", "breaker_threshold", "paper_budget")
     overrides = {key: getattr(args, key, None) for key in keys}
     config = load_config(getattr(args, "config", None), environ, overrides)
     return replace(config, cache_dir=None) if getattr(args, "no_cache", False) else config

@@ -31,13 +31,18 @@ def print_extraction(reports: Sequence[ExtractionReport], accounting: Accounting
         print_table(["measure", *steps], rows, f"extraction gate: {report.paper_id} (computed in the store after each step)")
         for failure in report.failed_calls:
             err(f"skipped: {report.paper_id} {failure}")
+        share = report.colocation
+        out(f"{report.paper_id}: co-location connectivity {share.linked}/{share.pairs} co-located pairs linked "
+            f"({share.pair_ratio:.0%}), mean share of a node's co-locators {share.node_share:.0%}"
+            + (f"; residual {report.residual}" if report.residual else ""))
     if reports:
         columns, rows = accounting.table(STEPS)
         print_table(columns, rows, "LLM calls")
 
 
 def print_gate(repairs: Sequence[PaperRepair]) -> None:
-    """Per script: scope triples before/after and what changed (summed over papers); then the gate measures and verdicts."""
+    """Per script: scope triples before/after and what changed (summed over papers); the gate measures;
+    then per paper what was stated and stored, skipped, merged and anchored, the verdict and its reasons."""
     from claimgraph.quality.gate import gate_rows, residual_counts
 
     scripts: dict[str, list[int]] = {}

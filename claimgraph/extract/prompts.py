@@ -5,21 +5,32 @@ A template (``prompts/<profile>/<phase>.md``) uses ``$name`` placeholders
 of the shapes in play, quoted from the profile's .shex files) and
 ``$cardinality_rules`` (one sentence per constraint, derived from the parsed
 schema), so changing a cardinality in the .shex changes the prompt.
+
+The JSON schema a phase's reply should follow (sent as ``response_format``
+where the endpoint takes structured output) comes from
+``prompts/<profile>/replies.json``: its ``@name`` strings are filled with the
+profile's node types and edge labels and with the facets the shapes put on
+``cg:text`` and ``cg:confidence``, so the shapes stay the one source.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from string import Template
+from typing import Any
 
 from claimgraph.errors import ProfileError
+from claimgraph.llm.client import ReplySchema
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import edge_labels
 from claimgraph.profile.schema import UNBOUNDED, TripleConstraint, load_schema, triple_constraints
 from claimgraph.rdf.vocab import CG, local_name
+
+REPLY_SCHEMAS = "replies.json"
 
 _SHAPE_START = re.compile(r"^(?P<label>:[A-Za-z][A-Za-z0-9_]*)\s.*\{\s*$")
 
@@ -101,8 +112,14 @@ def llm_predicates(profile: Profile) -> set[str]:
 
 
 @cache
+def _schema(shex_files: tuple[Path, ...]) -> Any:
+    """The parsed ShEx schema of these files (parsing takes seconds: once per process)."""
+    return load_schema(shex_files)
+
+
+@cache
 def _constraints(shex_files: tuple[Path, ...]) -> list[TripleConstraint]:
-    return triple_constraints(load_schema(shex_files))
+    return triple_constraints(_schema(shex_files))
 
 
 def cardinality_rules(profile: Profile, classes: Iterable[str]) -> str:
@@ -127,3 +144,102 @@ def render(profile: Profile, phase: str, classes: Iterable[str], values: Mapping
         return Template(path.read_text(encoding="utf-8")).substitute(filled)
     except KeyError as error:
         raise ProfileError(f"prompt template {path} uses ${error.args[0]}, which phase {phase!r} does not provide") from error
+
+
+# ---------------------------------------------------------------- reply schemas
+
+
+@cache
+def _facets(shex_files: tuple[Path, ...], shapes: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """JSON-schema facets of cg:text and cg:confidence in these shapes (local names), from the ShEx node constraints."""
+    from ShExJSG import ShExJ
+
+    schema = _schema(shex_files)
+    labeled: dict[str, object] = {}
+    found: dict[str, dict[str, Any]] = {"text": {"type": "string"}, "confidence": {"type": "number"}}
+
+    def collect(expr: object) -> None:
+        if isinstance(expr, (ShExJ.EachOf, ShExJ.OneOf)):
+            if expr.id is not None:
+                labeled[str(expr.id)] = expr
+            for child in expr.expressions:
+                collect(child)
+
+    def walk(expr: object, seen: frozenset[str]) -> None:
+        if isinstance(expr, ShExJ.TripleConstraint) and isinstance(expr.valueExpr, ShExJ.NodeConstraint):
+            name = {CG.text.value: "text", CG.confidence.value: "confidence"}.get(str(expr.predicate))
+            if name is not None:
+                _tighten(found[name], expr.valueExpr)
+        elif isinstance(expr, (ShExJ.EachOf, ShExJ.OneOf)):
+            for child in expr.expressions:
+                walk(child, seen)
+        elif isinstance(expr, str) and expr in labeled and expr not in seen:
+            walk(labeled[expr], seen | {expr})
+
+    for shape in schema.shapes:
+        collect(getattr(shape, "expression", None))
+    for shape in schema.shapes:
+        if local_name(str(shape.id)) in shapes:
+            walk(getattr(shape, "expression", None), frozenset())
+    return found
+
+
+def _tighten(facets: dict[str, Any], constraint: Any) -> None:
+    """Narrow JSON-schema facets by one ShEx node constraint (the strictest of several wins)."""
+    if constraint.minlength is not None:
+        facets["minLength"] = max(facets.get("minLength", 0), int(constraint.minlength))
+    if constraint.mininclusive is not None:
+        facets["minimum"] = max(facets.get("minimum", float("-inf")), float(str(constraint.mininclusive)))
+    if constraint.maxinclusive is not None:
+        facets["maximum"] = min(facets.get("maximum", float("inf")), float(str(constraint.maxinclusive)))
+
+
+def _expand(value: Any, fill: Mapping[str, Any], where: Path) -> Any:
+    if isinstance(value, str) and value.startswith("@"):
+        if value[1:] not in fill:
+            raise ProfileError(f"{where}: {value!r} names no definition and no derived value (known: {', '.join(sorted(fill))})")
+        return _expand(fill[value[1:]], fill, where)
+    if isinstance(value, dict):
+        return {key: _expand(item, fill, where) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_expand(item, fill, where) for item in value]
+    return value
+
+
+@cache
+def _schema_file(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ProfileError(f"{path}: cannot read the reply schemas: {error}") from error
+    if not isinstance(data, dict) or not isinstance(data.get("phases"), dict):
+        raise ProfileError(f"{path}: expected an object with a \"phases\" object")
+    return data
+
+
+def reply_schema(profile: Profile, phase: str, classes: Iterable[str], labels: Iterable[str]) -> ReplySchema | None:
+    """The JSON schema of a phase's reply, filled from the profile; None when the profile gives none for the phase."""
+    path = profile.prompts_dir / REPLY_SCHEMAS
+    if not path.is_file():
+        return None
+    data = _schema_file(path)
+    if phase not in data["phases"]:
+        return None
+    classes = list(classes)
+    facets = _facets(tuple(profile.shex_files), frozenset(f"{name}Shape" for name in classes))
+    fill = {**data.get("definitions", {}), "node_types": classes, "edge_labels": list(labels), **facets}
+    return ReplySchema(phase, _expand(data["phases"][phase], fill, path))
+
+
+def template_hash(profile: Profile, phase: str, with_reprompt: bool = False) -> str:
+    """Hash of what shapes a phase's prompts: the system prompt, the phase template (and the re-prompt's),
+    the reply schemas and the profile's shapes (quoted into the prompt)."""
+    import hashlib
+
+    folder = profile.prompts_dir
+    names = ["system.md", f"{phase}.md", *(["reprompt.md"] if with_reprompt else []), REPLY_SCHEMAS]
+    digest = hashlib.sha256()
+    for path in [*(folder / name for name in names), *profile.shex_files]:
+        digest.update(path.name.encode("utf-8") + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()[:16]

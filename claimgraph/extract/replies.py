@@ -122,7 +122,7 @@ def _scan(text: str, start: int) -> _Span:
             continue
         if char in _CLOSERS:
             stack.append(_CLOSERS[char])
-            if len(stack) == 2 and (char == "[" or char == "{" and text[start] == "["):
+            if len(stack) == 2 and (char == "[" or (char == "{" and text[start] == "[")):
                 openers.append(index)
         elif char in ")]}":
             if char != stack[-1]:
@@ -271,11 +271,11 @@ def _items(value: Any, expected: tuple[str, ...], where: str, diagnostics: list[
     other = [key for key in lists if key.lower() in ITEM_KEYS and key not in known]
     if other and (known or expected):
         diagnostics.append(f"{where}: ignored {other} (expected {list(expected or ITEM_KEYS)})")
-    if known or other and expected:
+    if known or (other and expected):
         return [item for key in known for item in _objects(lists[key], f"{where} {key!r}", diagnostics)]
     if len(value) == 1:
         (inner,) = value.values()
-        if isinstance(inner, dict) or isinstance(inner, list) and inner and all(isinstance(item, dict) for item in inner):
+        if isinstance(inner, dict) or (isinstance(inner, list) and inner and all(isinstance(item, dict) for item in inner)):
             return _items(inner, expected, where, diagnostics)
     return [value]
 

@@ -13,8 +13,9 @@ passage and the rest of the paper and batch go on. Order of work per call:
    trickling bytes cannot hold a call; waits between attempts hold no slot;
 4. with a ``schema``, the request asks for structured output
    (``response_format`` with the JSON schema); an endpoint that refuses it
-   (400/422) is asked again without, and once a plain request has succeeded
-   after a refusal the client stops asking for structured output;
+   (400/422) is asked again without, and the client stops asking for
+   structured output (unless the plain request fails the same way: then the
+   400 was about something else);
 5. transient failures (429, 5xx, timeouts, dropped connections, garbage bodies)
    are retried up to ``max_retries`` times with exponential backoff and full
    jitter; a server's Retry-After is honoured (waited at least, up to backoff_max);
@@ -169,6 +170,12 @@ class LLMClient:
         """Wait for an identical request already in flight; its answer counts as a cache hit."""
         try:
             completion = await asyncio.shield(pending)
+        except asyncio.CancelledError:
+            if not pending.cancelled():
+                raise  # this caller is being cancelled
+            self.accounting.record_skip(tag)
+            raise LLMCallFailed(tag, "not answered: the identical request it waited on was cancelled (its paper's time budget)",
+                                0, skipped=True) from None
         except LLMCallFailed as failure:
             if failure.skipped:
                 self.accounting.record_skip(tag)
@@ -205,24 +212,27 @@ class LLMClient:
 
     async def _attempts(self, messages: Sequence[Message], params: dict[str, object], tag: CallTag, key: str,
                         schema: ReplySchema | None) -> tuple[Completion, int]:
-        structured = schema is not None and self.config.structured_output and self.structured_supported is not False
+        wanted = schema is not None and self.config.structured_output
         refused = False
         attempts = retries = 0
         while True:
             self._skip_if_open(tag, attempts)
             attempts += 1
-            request = {**params, "response_format": schema.response_format()} if structured and schema else dict(params)
             try:
                 async with self._slots:
                     self._skip_if_open(tag, attempts - 1)
+                    structured = wanted and not refused and self.structured_supported is not False
+                    request = {**params, "response_format": schema.response_format()} if structured and schema else dict(params)
                     completion = await self._send(messages, request, tag, key)
             except StructuredOutputRefused:
                 self.connection_failures = 0
                 self.accounting.record_refusal(tag)
-                structured, refused = False, True
+                refused, self.structured_supported = True, False
                 continue
             except PermanentCallError as error:
                 self.connection_failures = 0
+                if refused and self.structured_supported is False:
+                    self.structured_supported = None  # the plain request failed too: the 400 was not about structured output
                 self.accounting.record_failure(tag, attempts)
                 raise LLMCallFailed(tag, error.reason, attempts, error.status) from None
             except TransientCallError as error:
@@ -234,9 +244,7 @@ class LLMClient:
                 await asyncio.sleep(backoff_delay(retries, self.config, error.retry_after, self._rng))
                 continue
             self.connection_failures = 0
-            if refused:
-                self.structured_supported = False
-            elif structured:
+            if structured:
                 self.structured_supported = True
             if not isinstance(self.backend, ReplayBackend):
                 completion = replace(completion, path="structured" if structured else "unstructured")

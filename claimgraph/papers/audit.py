@@ -4,6 +4,13 @@ Every step that changes a paper (load, an extraction phase, a repair script, a
 merge or hub link) is recorded as one ``prov:Activity`` with its kind, name,
 counts and the IRIs it touched. Ingest starts a fresh trail for the paper;
 later steps append to it, numbered by ``cg:sequence``.
+
+An activity run by software that decides content (an LLM extraction step) is
+``prov:wasAssociatedWith`` a ``prov:SoftwareAgent``: the model, the endpoint's
+host, the request parameters, the hash of the prompt templates and the
+claimgraph version (never a key or a full URL). The nodes it produced point to
+it with ``prov:wasGeneratedBy``; both live in the audit graph, so the paper
+graph keeps its shapes.
 """
 
 from __future__ import annotations
@@ -20,9 +27,33 @@ from claimgraph.rdf.vocab import CG, PROV, RDF, RDFS, XSD
 from claimgraph.store import Store
 
 
+@dataclass(frozen=True)
+class SoftwareAgent:
+    """What produced an activity's content: model, endpoint host, parameters, prompt template hash, version.
+
+    ``parameters`` are request settings (temperature, max_tokens, structured
+    output); only names and values that say how the content was made belong here.
+    """
+
+    model: str
+    endpoint_host: str
+    template_hash: str
+    version: str
+    temperature: float | None = None
+    max_tokens: int | None = None
+    structured_output: bool | None = None
+
+    def key(self) -> str:
+        return content_hash(self.model, self.endpoint_host, self.template_hash, self.version,
+                            repr(self.temperature), repr(self.max_tokens), repr(self.structured_output))
+
+
 @dataclass
 class Activity:
-    """One recorded step. ``counts`` holds named integers (before/after, calls, tokens...)."""
+    """One recorded step. ``counts`` holds named integers (before/after, calls, tokens...).
+
+    ``agent`` is the software agent the step ran as; ``generated`` the nodes it produced.
+    """
 
     kind: str
     name: str
@@ -31,6 +62,8 @@ class Activity:
     notes: Mapping[str, str] = field(default_factory=dict)
     started: datetime | None = None
     ended: datetime | None = None
+    agent: SoftwareAgent | None = None
+    generated: Sequence[NamedNode] = ()
 
 
 def now() -> datetime:
@@ -49,6 +82,27 @@ def _integer(value: int) -> Literal:
 
 def activity_iri(audit_graph: NamedNode, sequence: int, activity: Activity) -> NamedNode:
     return NamedNode(f"{audit_graph.value}/activity/{sequence:04d}-{content_hash(activity.kind, activity.name, length=8)}")
+
+
+def agent_iri(iris: IriScheme, agent: SoftwareAgent) -> NamedNode:
+    """The same agent description gives the same IRI in every paper's audit graph."""
+    return NamedNode(f"{iris.base}agent/{agent.key()}")
+
+
+def agent_triples(iris: IriScheme, agent: SoftwareAgent) -> Iterator[Triple]:
+    node = agent_iri(iris, agent)
+    yield Triple(node, RDF.type, PROV.SoftwareAgent)
+    yield Triple(node, RDFS.label, Literal(f"{agent.model} at {agent.endpoint_host}"))
+    yield Triple(node, CG.modelName, Literal(agent.model))
+    yield Triple(node, CG.endpointHost, Literal(agent.endpoint_host))
+    yield Triple(node, CG.promptTemplateHash, Literal(agent.template_hash))
+    yield Triple(node, CG.claimgraphVersion, Literal(agent.version))
+    if agent.temperature is not None:
+        yield Triple(node, CG.temperature, Literal(repr(float(agent.temperature)), datatype=XSD.decimal))
+    if agent.max_tokens is not None:
+        yield Triple(node, CG.maxTokens, _integer(agent.max_tokens))
+    if agent.structured_output is not None:
+        yield Triple(node, CG.structuredOutput, Literal("true" if agent.structured_output else "false", datatype=XSD.boolean))
 
 
 def activity_triples(iris: IriScheme, paper_id: str, sequence: int, activity: Activity) -> Iterator[Triple]:
@@ -75,6 +129,11 @@ def activity_triples(iris: IriScheme, paper_id: str, sequence: int, activity: Ac
         yield Triple(note, RDF.value, Literal(value))
     for touched in dict.fromkeys(activity.touched):
         yield Triple(node, CG.touched, touched)
+    if activity.agent is not None:
+        yield Triple(node, PROV.wasAssociatedWith, agent_iri(iris, activity.agent))
+        yield from agent_triples(iris, activity.agent)
+    for generated in dict.fromkeys(activity.generated):
+        yield Triple(generated, PROV.wasGeneratedBy, node)
 
 
 def next_sequence(store: Store, iris: IriScheme, paper_id: str) -> int:

@@ -98,16 +98,23 @@ def hostile_cycle(valid: str) -> list[Reply]:
 
 @dataclass
 class Rule:
-    """Replies for the requests this rule matches; ``contains`` and ``phase`` must both fit when given."""
+    """Replies for the requests this rule matches; ``contains``, ``phase`` and ``passage`` must all fit when given.
+
+    ``passage`` matches the passage number the claimgraph client sends in the
+    ``X-Claimgraph-Passage`` header.
+    """
 
     replies: Sequence[Reply | str]
     contains: str | None = None
     phase: str | None = None
     cycle: bool = False
+    passage: int | None = None
     served: int = 0
 
-    def matches(self, last_user: str, phase: str | None) -> bool:
+    def matches(self, last_user: str, phase: str | None, passage: int | None = None) -> bool:
         if self.contains is not None and self.contains not in last_user:
+            return False
+        if self.passage is not None and self.passage != passage:
             return False
         return self.phase is None or self.phase == phase
 
@@ -211,11 +218,11 @@ class FakeLLMServer(ThreadingHTTPServer):
     def chat_requests(self, phase: str | None = None) -> list[RecordedRequest]:
         return [r for r in self.requests if r.path.endswith("/chat/completions") and (phase is None or r.phase == phase)]
 
-    def choose(self, body: dict[str, Any], phase: str | None) -> tuple[int | None, Reply | None]:
+    def choose(self, body: dict[str, Any], phase: str | None, passage: int | None = None) -> tuple[int | None, Reply | None]:
         last_user = last_user_message(body)
         with self.lock:
             for number, rule in enumerate(self.rules):
-                if rule.matches(last_user, phase):
+                if rule.matches(last_user, phase, passage):
                     return number, rule.next_reply()
         return None, None
 
@@ -269,7 +276,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.record(RecordedRequest(self.path, body, headers, None, 400))
             self._send_json(400, {"error": {"message": REFUSAL_MESSAGE, "type": "invalid_request_error", "param": "response_format"}})
             return
-        number, reply = self.server.choose(body, headers.get(PHASE_HEADER.lower()))
+        passage = headers.get(PASSAGE_HEADER.lower(), "")
+        number, reply = self.server.choose(body, headers.get(PHASE_HEADER.lower()), int(passage) if passage.isdigit() else None)
         self.server.record(RecordedRequest(self.path, body, headers, number, None if reply is None or reply.drop or reply.hang else reply.status))
         if reply is not None and reply.hang:
             self._wait_for_disconnect()

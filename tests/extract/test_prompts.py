@@ -1,4 +1,4 @@
-"""Prompts are generated from the .shex files: the schema excerpt and the cardinality sentences."""
+"""Prompts and reply schemas are generated from the .shex files: the schema excerpt, the cardinality sentences, the JSON schemas."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from claimgraph.errors import ProfileError
-from claimgraph.extract.prompts import cardinality_rules, render, schema_excerpt, shape_blocks
+from claimgraph.extract.prompts import cardinality_rules, render, reply_schema, schema_excerpt, shape_blocks, template_hash
+from claimgraph.extract.reasoning import extracts_reasoning, reasoning_labels, reasoning_prompt
+from claimgraph.loaders.formats.text import build_document
 from claimgraph.profile.manifest import load_profile
 
 ENTITY_VALUES = {"node_types": "Claim, Association, Factor", "passage_index": "1", "passage": "[1] X raises Y."}
@@ -57,3 +59,57 @@ def test_unknown_class_and_missing_placeholder_are_profile_errors(tmp_path: Path
     shutil.copytree(profile.prompts_dir, prompts)
     with pytest.raises(ProfileError, match=r"uses \$passage_index"):
         render(replace(profile, prompts_dir=prompts), "entities", ["Claim"], {"node_types": "Claim", "passage": "p"})
+
+
+# ---------------------------------------------------------------- reply schemas and the peirce prompt
+
+
+def test_reply_schemas_take_types_labels_and_facets_from_the_profile_and_its_shapes(tmp_path: Path) -> None:
+    profile = load_profile("discourse")
+    schema = reply_schema(profile, "relations", ["Claim", "Evidence"], ["opposes", "supports"])
+    assert schema is not None and schema.name == "relations"
+    relation = schema.schema["properties"]["relations"]["items"]
+    assert relation["properties"]["label"] == {"enum": ["opposes", "supports"]}
+    assert relation["properties"]["confidence"] == {"type": "number", "minimum": 0.0, "maximum": 1.0}
+    assert schema.schema["properties"]["entities"]["items"]["properties"]["type"] == {"enum": ["Claim", "Evidence"]}
+    original = profile.shex_files[0]
+    edited = tmp_path / original.name
+    edited.write_text(original.read_text(encoding="utf-8").replace("MININCLUSIVE 0 MAXINCLUSIVE 1", "MININCLUSIVE 0 MAXINCLUSIVE 0.9"), encoding="utf-8")
+    changed = reply_schema(replace(profile, shex_files=(edited,)), "gaps", ["Claim"], ["supports"])
+    assert changed is not None
+    assert changed.schema["properties"]["relations"]["items"]["properties"]["confidence"]["maximum"] == 0.9
+    assert reply_schema(profile, "no-such-phase", ["Claim"], []) is None
+
+
+def test_an_unknown_placeholder_in_the_reply_schemas_is_a_profile_error(tmp_path: Path) -> None:
+    profile = load_profile("discourse")
+    prompts = tmp_path / "prompts"
+    shutil.copytree(profile.prompts_dir, prompts)
+    (prompts / "replies.json").write_text('{"phases": {"gaps": {"items": "@nothing"}}}', encoding="utf-8")
+    with pytest.raises(ProfileError, match="'@nothing' names no definition"):
+        reply_schema(replace(profile, prompts_dir=prompts), "gaps", ["Claim"], [])
+
+
+def test_the_template_hash_changes_with_the_template(tmp_path: Path) -> None:
+    profile = load_profile("discourse")
+    prompts = tmp_path / "prompts"
+    shutil.copytree(profile.prompts_dir, prompts)
+    edited = replace(profile, prompts_dir=prompts)
+    assert template_hash(edited, "gaps") == template_hash(profile, "gaps") != template_hash(profile, "orphans")
+    (prompts / "gaps.md").write_text((prompts / "gaps.md").read_text(encoding="utf-8") + "\nBe brief.\n", encoding="utf-8")
+    assert template_hash(edited, "gaps") != template_hash(profile, "gaps")
+
+
+def test_the_peirce_prompt_is_generated_from_its_shapes_and_ontology() -> None:
+    profile = load_profile("peirce")
+    assert extracts_reasoning(profile) and not extracts_reasoning(load_profile("discourse"))
+    document = build_document(Path("paper-x.md"), "markdown", [("Results", ["Warming raised respiration. So soils lose carbon."])])
+    prompt = reasoning_prompt(profile, document)
+    assert ":ReasoningNodeShape CLOSED {" in prompt
+    assert "- Every ReasoningNode must have exactly one text, or it fails validation." in prompt
+    assert '- Deduction: "deduction-case" (the premise is its case), "deduction-rule" (the premise is its rule)' in prompt
+    assert "[1] Warming raised respiration." in prompt and "## Results" in prompt
+    assert set(reasoning_labels(profile)) == {"deduction-rule", "deduction-case", "induction-common", "induction-case",
+                                               "abduction-phenomenon", "abduction-knowledge"}
+    schema = reply_schema(profile, "reasoning", ["ReasoningNode"], list(reasoning_labels(profile)))
+    assert schema is not None and schema.schema["required"] == ["nodes", "edges"]

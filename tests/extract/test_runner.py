@@ -85,7 +85,7 @@ def clean_script(**overrides: list) -> list[Rule]:
     for key, replies in overrides.items():
         phase, passage = key.rsplit("_", 1)
         table[(phase, P1 if passage == "p1" else P2)] = replies
-    return [Rule(replies, contains=passage, phase=phase) for (phase, passage), replies in table.items()]
+    return [Rule(replies, phase=phase, passage=1 if passage == P1 else 2) for (phase, passage), replies in table.items()]
 
 
 @pytest.fixture
@@ -325,12 +325,121 @@ def test_a_timeout_is_retried_and_then_succeeds(fake_llm, run) -> None:
     assert result.accounting.total().as_dict()["attempts"] >= 6
 
 
-def test_garbage_text_yields_no_nodes_and_a_diagnostic(fake_llm, run) -> None:
-    server = fake_llm(clean_script(entities_p1=["I am sorry, I cannot help with that :) [[[ }}"], relations_p1=[relations()]))
+def test_garbage_text_fails_that_call_is_not_cached_and_makes_the_paper_incomplete(fake_llm, run) -> None:
+    server = fake_llm(clean_script(entities_p1=["I am sorry, I cannot help with that :) [[[ }}", P1_ENTITIES]))
     result = run(server)
     result()
-    assert len(server.chat_requests()) == 3
+    assert len(server.chat_requests()) == 3, "entities for both passages, relations for passage 2 only"
     assert not any(text in {"shade", "moss growth"} for _, text in result.nodes())
-    assert result.measures("entities")["nodes"] == 2
-    assert result.report.steps[0].notes, "the skipped reply is recorded"
     assert ("Evidence", "Shaded moss grew less than moss in the open") in result.nodes()
+    (failure,) = result.report.failed_calls
+    assert failure.startswith("entities passage 1: reply unusable") and "not cached" in failure
+    assert result.report.residual == "extraction_incomplete"
+    assert result.repair.gate is not None and "extraction_incomplete" in result.repair.gate.residuals
+    again = run(server)
+    again()
+    second = server.chat_requests()[3:]
+    assert [(r.phase, r.passage) for r in second] == [("entities", 1), ("relations", 1)], "only what was missing is asked"
+    assert again.report.failed_calls == [] and again.report.residual is None
+    assert again.repair.gate is not None and again.repair.gate.accepted
+
+
+# ---------------------------------------------------------------- structured output, provenance, anchors, co-location
+
+
+def step_counts(result: Run, step: str) -> dict[str, int]:
+    from claimgraph.papers.audit import audit_trail
+
+    trail = audit_trail(result.store, result.iris, result.document.paper_id)
+    return next(entry["counts"] for entry in trail if entry["kind"] == "extract" and entry["name"] == step)  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("mode", ["accept", "refuse"])
+def test_replies_take_the_structured_path_or_fall_back_and_the_audit_counts_which(fake_llm, run, mode: str) -> None:
+    server = fake_llm(clean_script(), response_format=mode)
+    result = run(server, max_concurrency=1)
+    result()
+    requests = server.chat_requests()
+    refused = [r for r in requests if r.status == 400]
+    assert len(requests) == (4 if mode == "accept" else 5), "one refusal, then the client asks without response_format"
+    assert len(refused) == (0 if mode == "accept" else 1) and all(r.structured for r in refused)
+    entities_request = next(r for r in requests if r.phase == "entities" and r.status == 200)
+    assert entities_request.structured == (mode == "accept")
+    if mode == "accept":
+        schema = entities_request.body["response_format"]["json_schema"]["schema"]
+        node = schema["properties"]["entities"]["items"]
+        assert node["properties"]["type"]["enum"] == ["Association", "Claim", "Evidence", "Factor", "Hypothesis", "ResearchQuestion",
+                                                       "StatisticalMethod", "StudyDesign", "Variable"]
+        assert node["properties"]["confidence"] == {"type": "number", "minimum": 0.0, "maximum": 1.0}
+        assert node["properties"]["text"] == {"type": "string", "minLength": 1}
+    counts = step_counts(result, "entities")
+    paths = (counts["llm_structured"], counts["llm_unstructured"], counts["llm_refusals"])
+    assert paths == ((2, 0, 0) if mode == "accept" else (0, 2, 1))
+    assert result.repair.gate is not None and result.repair.gate.accepted
+
+
+def test_each_node_points_to_its_step_and_the_step_to_its_software_agent_without_keys(fake_llm, run) -> None:
+    from claimgraph.rdf.queries import read_named_query
+
+    server = fake_llm(clean_script())
+    result = run(server, api_key="sk-very-secret-key")
+    result()
+    rows = result.store.select(read_named_query("who-extracted"), {"paper": result.paper})
+    by_node = {row["node"].value.rsplit("/", 1)[1]: row for row in rows}
+    assert sorted(by_node) == ["p1-E1", "p1-E2", "p1-E3", "p1-E4", "p1-E5", "p2-E1", "p2-E2"]
+    row = by_node["p1-E3"]
+    host = server.base_url.split("//", 1)[1].split("/", 1)[0]
+    assert (row["step"].value, row["model"].value, row["host"].value) == ("entities", "fake-model", host)
+    assert row["maxTokens"].value == "2048" and row["structured"].value == "true" and len(row["templateHash"].value) == 16
+    from claimgraph import __version__
+    assert row["version"].value == __version__
+    dumped = " ".join(str(t) for graph in (result.paper, result.iris.raw_graph("shade-moss"), result.iris.audit_graph("shade-moss"))
+                      for t in result.store.triples(graph))
+    assert "sk-very-secret-key" not in dumped and "/v1" not in dumped.split("endpointHost", 1)[1][:80]
+
+
+def test_endpoint_host_keeps_no_credentials_path_or_query() -> None:
+    from claimgraph.extract.runner import endpoint_host
+    from claimgraph.llm.config import LLMConfig
+
+    assert endpoint_host(LLMConfig(base_url="https://user:pass@llm.example.org:8443/v1?key=abc")) == "llm.example.org:8443"
+    assert endpoint_host(LLMConfig()) == "api.openai.com"
+    assert endpoint_host(LLMConfig(replay_dir=Path("examples/demo/recordings"))) == "replay:recordings"
+
+
+def test_a_node_without_a_sentence_is_still_anchored_and_valid(fake_llm, run) -> None:
+    p2 = entities(node("E1", "Evidence", "Shaded moss grew less than moss in the open", 99),
+                  node("E2", "Claim", "The result supports the light hypothesis", 4))
+    server = fake_llm(clean_script(entities_p2=[p2]))
+    result = run(server)
+    result()
+    evidence = result.iris.extracted_node("shade-moss", "p2-E1")
+    values = {(t.predicate.value.rsplit("#", 1)[-1].rsplit("/", 1)[-1], t.object.value) for t in result.store.triples(result.paper)
+              if t.subject == evidence}
+    assert {("sourceSentence", "0"), ("sourceReference", "0"), ("sourceViewpoint", "0")} <= values
+    assert ("wasDerivedFrom", result.iris.node("shade-moss", "passage", "2").value) in values
+    assert not any(name == "inSentence" for name, _ in values)
+    assert result.measures("dangling")["shape_violations"] == 0
+
+
+def test_colocation_connectivity_is_measured_in_the_store_after_each_step(fake_llm, run) -> None:
+    server = fake_llm(clean_script())
+    result = run(server)
+    report = result()
+    # passage 1: 5 nodes, 10 pairs, linked E3-E1, E3-E2 (slots) and E5-E4; passage 2: 1 pair, linked
+    assert (result.measures("dangling")["colocated_pairs"], result.measures("dangling")["colocated_pairs_linked"]) == (11, 4)
+    assert (report.colocation.pairs, report.colocation.linked) == (11, 4)
+    assert report.colocation.pair_ratio == pytest.approx(4 / 11)
+    assert report.colocation.node_share == pytest.approx((0.25 * 4 + 0.5 + 1 + 1) / 7)
+
+
+def test_dangling_resolution_sees_every_passage_and_can_match_across_them(fake_llm, run) -> None:
+    p2_relations = relations(rel("E1", "supports", "E2", 4), rel("E1", "supports", "the light limitation hypothesis", 4))
+    decisions = json.dumps({"decisions": [{"name": "the light limitation hypothesis", "action": "match", "id": "p1-E5"}]})
+    server = fake_llm(clean_script(relations_p2=[p2_relations], dangling_p2=[decisions]))
+    result = run(server)
+    result()
+    (prompt,) = [r.last_user_message for r in server.chat_requests("dangling")]
+    assert '"id": "p1-E5"' in prompt and '"id": "E1"' in prompt, "other passages' nodes are listed by qualified id"
+    assert ("Shaded moss grew less than moss in the open", "supports", "Light limits moss growth") in result.edges()
+    assert result.measures("dangling")["dangling_edges"] == 0
