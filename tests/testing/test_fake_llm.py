@@ -64,3 +64,43 @@ def test_latency_and_delay_are_added_before_answering(fake_llm) -> None:
     started = time.monotonic()
     post(f"{server.base_url}/chat/completions", chat("x"))
     assert time.monotonic() - started >= 0.15
+
+
+def test_refuse_mode_answers_structured_requests_400_without_using_a_reply(fake_llm) -> None:
+    server = fake_llm({"": ["first", "second"]}, response_format="refuse")
+    url = f"{server.base_url}/chat/completions"
+    status, body = post(url, {**chat("x"), "response_format": {"type": "json_schema", "json_schema": {"name": "n", "schema": {}}}})
+    assert status == 400 and "not supported" in body["error"]["message"]
+    assert post(url, chat("x"))[1]["choices"][0]["message"]["content"] == "first", "the refusal used no scripted reply"
+    assert [(r.structured, r.status, r.rule) for r in server.chat_requests()] == [(True, 400, None), (False, 200, 0)]
+
+
+def test_cycling_rules_start_over_and_passage_rules_match_the_header(fake_llm) -> None:
+    server = fake_llm([Rule(["p2"], passage=2), Rule(["a", "b"], cycle=True)])
+    url = f"{server.base_url}/chat/completions"
+    answers = [post(url, chat("x"), {"X-Claimgraph-Passage": passage})[1]["choices"][0]["message"]["content"] for passage in "12112"]
+    assert answers == ["a", "p2", "b", "a", "p2"]
+    assert [r.passage for r in server.chat_requests()] == [1, 2, 1, 1, 2]
+
+
+def test_a_hanging_reply_never_answers_and_is_recorded(fake_llm) -> None:
+    from claimgraph.testing.fake_llm import hang
+
+    server = fake_llm({"": [hang()]})
+    request = urllib.request.Request(f"{server.base_url}/chat/completions", json.dumps(chat("x")).encode(), {"Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request, timeout=0.2)
+        raise AssertionError("a hanging reply answered")
+    except (TimeoutError, urllib.error.URLError) as failure:
+        assert "timed out" in str(failure)
+    assert [(r.status, r.rule) for r in server.chat_requests()] == [(None, 0)]
+
+
+def test_a_trickled_reply_arrives_whole_one_byte_at_a_time(fake_llm) -> None:
+    from claimgraph.testing.fake_llm import hostile_cycle, trickle
+
+    server = fake_llm({"": [trickle('{"entities": []}', 0.001)]})
+    status, body = post(f"{server.base_url}/chat/completions", chat("x"))
+    assert status == 200 and body["choices"][0]["message"]["content"] == '{"entities": []}'
+    kinds = hostile_cycle('{"entities": []}')
+    assert [r.status for r in kinds] == [429, 500, 200, 200, 200, 200, 200] and kinds[5].hang and kinds[3].content == '{"entitie'
