@@ -13,31 +13,9 @@ import pytest
 
 from claimgraph.context import Context
 from claimgraph.store import EmbeddedStore
-from claimgraph.testing.fake_llm import Rule, hang, hostile_cycle
+from claimgraph.testing.fake_llm import Rule, hang
+from claimgraph.testing.llm_faults import healthy_rules, hostile_rules, write_plot_papers
 from claimgraph.workflow import IngestOptions, IngestResult, Workflow
-
-PAPER = "# {title}\n\n## Background\n\n{first} grows in plots number {n}. We ask whether light limits it.\n\n## Results\n\n{first} under shade grew less in plot {n}. This supports the light hypothesis.\n"
-
-
-def write_papers(folder: Path, count: int, passages: int = 2) -> list[Path]:
-    """``count`` small Markdown papers, each with its own text, of two passages (or one)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    names = ["Moss", "Fern", "Lichen", "Clover", "Sedge"]
-    paths = []
-    for n in range(count):
-        path = folder / f"plot-{n:02d}.md"
-        text = PAPER.format(title=f"Plot {n}", first=names[n % len(names)], n=n)
-        path.write_text(text if passages == 2 else text.split("\n\n## Results", 1)[0] + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths
-
-
-ENTITIES = json.dumps({"entities": [
-    {"id": "E1", "type": "Evidence", "text": "Plants under shade grew less", "sentence": 1, "confidence": 0.8},
-    {"id": "E2", "type": "Claim", "text": "Light limits growth", "sentence": 2, "confidence": 0.7},
-]})
-RELATIONS = json.dumps({"relations": [{"source": "E1", "label": "supports", "target": "E2", "confidence": 0.8}]})
-HEALTHY = [Rule([ENTITIES], phase="entities"), Rule([RELATIONS], phase="relations"), Rule(['{"relations": [], "drop": []}'])]
 
 
 def ingest(folder: Path, config, store: EmbeddedStore | None = None) -> tuple[IngestResult, EmbeddedStore]:
@@ -48,7 +26,7 @@ def ingest(folder: Path, config, store: EmbeddedStore | None = None) -> tuple[In
 
 def test_the_circuit_opens_after_n_connection_failures_and_every_passage_is_named_as_skipped(fake_llm, llm_config, tmp_path: Path) -> None:
     folder = tmp_path / "papers"
-    write_papers(folder, 1)
+    write_plot_papers(folder, 1)
     server = fake_llm([Rule([hang()])])
     result, _ = ingest(folder, llm_config(server, timeout=0.2, max_retries=3, breaker_threshold=2, max_concurrency=1))
     assert len(server.chat_requests()) == 2, "two timeouts open the circuit; nothing else is sent"
@@ -61,7 +39,7 @@ def test_the_circuit_opens_after_n_connection_failures_and_every_passage_is_name
 
 def test_the_paper_time_budget_stops_its_calls_and_names_them(fake_llm, llm_config, tmp_path: Path) -> None:
     folder = tmp_path / "papers"
-    write_papers(folder, 1)
+    write_plot_papers(folder, 1)
     server = fake_llm([Rule([hang()])])
     result, _ = ingest(folder, llm_config(server, timeout=30.0, breaker_threshold=0, max_concurrency=1, paper_budget=0.3))
     assert len(server.chat_requests()) == 1, "the first call hangs; the second waits for its slot until the budget is spent"
@@ -79,10 +57,8 @@ def cached_prompts(cache: Path) -> set[str]:
 @pytest.mark.slow
 def test_a_hostile_endpoint_over_20_papers_loses_nothing_and_a_healthy_rerun_heals_from_the_cache(fake_llm, llm_config, tmp_path: Path) -> None:
     folder = tmp_path / "papers"
-    write_papers(folder, 20, passages=1)
-    hostile = fake_llm([Rule(hostile_cycle(ENTITIES), phase="entities", cycle=True),
-                        Rule(hostile_cycle(RELATIONS), phase="relations", cycle=True),
-                        Rule(hostile_cycle('{"relations": [], "drop": []}'), cycle=True)])
+    write_plot_papers(folder, 20, passages=1)
+    hostile = fake_llm(hostile_rules())
     config = llm_config(hostile, timeout=1.0, max_retries=2, backoff_base=0.0, backoff_max=0.0)
     first, store = ingest(folder, config)
     assert first.failures == [] and len(first.papers) == 20 and len(first.repairs) == 20, "no paper lost"
@@ -103,7 +79,7 @@ def test_a_hostile_endpoint_over_20_papers_loses_nothing_and_a_healthy_rerun_hea
             assert report.residual is None
     assert first.problems == sum(1 for report in first.extractions if report.residual) > 0
     answered = cached_prompts(config.cache_dir)
-    healthy = fake_llm(HEALTHY)
+    healthy = fake_llm(healthy_rules())
     second, _ = ingest(folder, llm_config(healthy, timeout=1.0, max_retries=2), store)
     assert second.failures == [] and second.problems == 0 and all(report.residual is None for report in second.extractions)
     assert all(repair.gate is not None and repair.gate.accepted for repair in second.repairs)
