@@ -78,8 +78,10 @@ def test_repeated_500_fails_that_call_after_the_bound_while_others_succeed(fake_
 
 
 def test_timeout_is_retried_then_succeeds_or_fails_as_scripted(fake_llm, llm_config) -> None:
-    server = fake_llm([Rule([ok("late", delay=0.6), "in time"], contains="slow once"), Rule([ok("late", delay=0.6)])])
-    config = llm_config(server, timeout=0.15, max_retries=1)
+    from claimgraph.testing.fake_llm import hang
+
+    server = fake_llm([Rule([hang(), "in time"], contains="slow once"), Rule([hang()])])
+    config = llm_config(server, timeout=1.0, max_retries=1)
     client, results = asyncio.run(complete_all(config, ["slow once", "always slow"]))
     assert isinstance(results[0], Completion) and results[0].text == "in time"
     assert isinstance(results[1], LLMCallFailed) and "timeout" in results[1].reason and results[1].attempts == 2
