@@ -63,6 +63,7 @@ class Partition:
         self._snapshot: dict[str, object] | None = None
         self._alive_file: dict[str, object] | None = None
         self._alive_dirty = True
+        self._bitmap: np.ndarray | None = None  # packed alive flags for FAISS, rebuilt after a change
 
     def _new_index(self) -> faiss.IndexHNSWFlat:
         index = faiss.IndexHNSWFlat(self.dimension, self.m, faiss.METRIC_INNER_PRODUCT)
@@ -105,6 +106,7 @@ class Partition:
         if len(iris):
             self.index.add(vectors)
             self._alive_dirty = True
+            self._bitmap = None
         if self.rows > 1024 and self.rows > 2 * len(self._row):
             self.compact()
 
@@ -116,6 +118,7 @@ class Partition:
         if row is not None:
             self._alive[row] = False
             self._alive_dirty = True
+            self._bitmap = None
 
     def vector(self, iri: str) -> np.ndarray:
         return self._vectors[self._row[iri]].copy()
@@ -129,13 +132,14 @@ class Partition:
             return []
         params = faiss.SearchParametersHNSW()
         params.efSearch = max(ef_search, k)
-        bitmap = selector = None  # both must outlive the search: FAISS holds raw pointers to them
+        selector = None  # must outlive the search, as must the bitmap it points to (kept on self)
         if len(self._row) < self.rows:
-            bitmap = np.packbits(self._alive[:self.rows], bitorder="little")
-            selector = faiss.IDSelectorBitmap(self.rows, faiss.swig_ptr(bitmap))
+            if self._bitmap is None:
+                self._bitmap = np.packbits(self._alive[:self.rows], bitorder="little")
+            selector = faiss.IDSelectorBitmap(self.rows, faiss.swig_ptr(self._bitmap))
             params.sel = selector
         scores, rows = self.index.search(normalize_rows(vector), min(k, len(self._row)), params=params)
-        del bitmap, selector
+        del selector
         return [Hit(self.iris[row], float(score)) for score, row in zip(scores[0], rows[0]) if row >= 0 and self._alive[row]]
 
     def exact_search(self, vector: np.ndarray, k: int) -> list[Hit]:
