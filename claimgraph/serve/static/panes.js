@@ -14,6 +14,41 @@ const FORCE_LAYOUT = {
   idealEdgeLength: () => 70,
 };
 
+// Force layouts cost O(n²) per iteration: large graphs get fewer iterations.
+const FULL_ITERATION_NODES = 300;
+const ALONE_CELL = 90; // grid cell, in model pixels, of a node without edges
+
+function forceIterations(nodes) {
+  return nodes <= FULL_ITERATION_NODES ? 1000 : Math.max(150, Math.round((1000 * FULL_ITERATION_NODES) / nodes));
+}
+
+async function runLayout(eles, options) {
+  const layout = eles.layout(options);
+  const stopped = layout.promiseOn("layoutstop");
+  layout.run();
+  await stopped;
+}
+
+// Nodes with edges get the force layout; nodes without any (an ARCHE paper has
+// thousands of viewpoints and no edges) go on a grid below them, where a force
+// layout would spend minutes pushing them apart.
+async function forceLayout(cy) {
+  const alone = cy.nodes().filter((node) => node.degree(false) === 0);
+  const linked = cy.elements().difference(alone);
+  let box = { x1: 0, y2: -80, w: 0 };
+  if (linked.nonempty()) {
+    await runLayout(linked, { ...FORCE_LAYOUT, fit: false, numIter: forceIterations(linked.nodes().length) });
+    box = linked.boundingBox();
+  }
+  if (alone.nonempty()) {
+    const columns = Math.ceil(Math.sqrt(alone.length * 1.6));
+    const rows = Math.ceil(alone.length / columns);
+    const area = { x1: box.x1, y1: box.y2 + 80, w: Math.max(box.w, columns * ALONE_CELL * 1.6), h: rows * ALONE_CELL };
+    await runLayout(alone, { name: "grid", fit: false, boundingBox: area, avoidOverlap: true, cols: columns });
+  }
+  cy.fit(undefined, 30);
+}
+
 function nodeElement(node, hubIri) {
   const data = {
     id: node.id,
@@ -120,13 +155,11 @@ export class GraphPane {
     this.cy.on("mouseover", "node, edge", (evt) => listener("hover", evt.target));
     this.cy.on("mouseout", "node, edge", (evt) => listener("leave", evt.target));
     this.cy.on("tap", (evt) => listener(evt.target === this.cy ? "unpick" : "pick", evt.target));
-    const layoutOptions = positions
-      ? { name: "preset", positions: placeNodes(this.cy, positions), fit: true, padding: 30 }
-      : FORCE_LAYOUT;
-    const layout = this.cy.layout(layoutOptions);
-    const stopped = layout.promiseOn("layoutstop");
-    layout.run();
-    await stopped;
+    if (positions) {
+      await runLayout(this.cy.elements(), { name: "preset", positions: placeNodes(this.cy, positions), fit: true, padding: 30 });
+    } else {
+      await forceLayout(this.cy);
+    }
     return skipped;
   }
 
