@@ -12,6 +12,8 @@ from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
 from claimgraph.serve.server import ClaimgraphServer, ServeOptions, running_server
 
 PAPER_COUNT = "PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT (COUNT(?p) AS ?n) WHERE { GRAPH ?p { ?p a cg:Paper } }"
+# SPARQLWrapper converts RDF answers with rdflib's deprecated ConjunctiveGraph.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 HUBS = ("PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> CONSTRUCT { ?h a cg:CanonicalNode } "
         "WHERE { GRAPH <https://claimgraph.example/graph/canonical> { ?h a cg:CanonicalNode } }")
 

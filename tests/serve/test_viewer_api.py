@@ -8,8 +8,8 @@ import urllib.parse
 import pytest
 from test_endpoint import request
 
-from claimgraph.serve.server import ClaimgraphServer
 from claimgraph.publish.elements import short_label
+from claimgraph.serve.server import ClaimgraphServer
 
 NODE_FIELDS = {"id", "label", "type", "role", "text", "confidence", "anchor", "sentence", "provenance"}
 EDGE_FIELDS = {"id", "source", "target", "label", "confidence", "provenance"}
@@ -69,7 +69,7 @@ def test_hubs_filter_by_text_and_limit(served: ClaimgraphServer) -> None:
     status, _, hub = api(served, "hub", iri=hubs[0]["iri"])
     assert status == 200 and hub["hub"] == hubs[0]
     assert hub["nodes"][0]["id"] == hubs[0]["iri"] and len(hub["nodes"]) == hubs[0]["members"] + 1
-    assert all(edge["target"] == hubs[0]["iri"] and edge["label"] == "mentions" for edge in hub["edges"])
+    assert all(edge["target"] == hubs[0]["iri"] and edge["label"] in ("mentions", "exactMatch") for edge in hub["edges"])
     assert {node["paper"] for node in hub["nodes"][1:]} and len({node["paper"] for node in hub["nodes"][1:]}) == hubs[0]["papers"]
 
 

@@ -162,7 +162,8 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
             "confidence": number(row.get("confidence")), "anchor": anchor, "sentence": text(row.get("sentence")),
             "provenance": provenance(touches[paper_id].get(member, []), "paper"), "paper": paper_id,
         }
-        edges.append({"id": f"{member}|mentions|{iri}", "source": member, "target": iri, "label": "mentions",
+        relation = local_name(row["relation"].value)  # mentions, or exactMatch for a merged node
+        edges.append({"id": f"{member}|{relation}|{iri}", "source": member, "target": iri, "label": relation,
                       "confidence": number(row.get("mention")), "provenance": hub_provenance})
     return {"hub": summary, "nodes": list(nodes.values()), "edges": edges}
 
