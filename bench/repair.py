@@ -7,8 +7,10 @@ Inject defects at known rates, write the graph as an LLM-style DOT response
 (fences, prose, loose syntax), run claimgraph's materializer, repair scripts
 and gate, and compare the stored graph with what was generated.
 
-Prints graphs per second and, per defect kind: injected, repaired, left as a
-typed residual, and wrongly changed (clean nodes or edges of the generated
+Prints graphs per second (wall clock, and per CPU second of this process,
+which a busy machine disturbs less) and, per defect kind: injected, repaired
+(the defect is gone from the stored graph), left as a typed residual, and
+wrongly changed (clean nodes or edges of the generated
 graph that the pipeline altered, dropped or added, attributed to every defect
 kind injected in that graph; must be 0).
 
@@ -46,7 +48,7 @@ RATES = {  # probability that a graph gets the defect (aliases: per edge)
     "self_loop": 0.3,
     "duplicate_node": 0.3,
     "duplicate_edge": 0.3,
-    "dangling_edge": 0.3,
+    "dangling_edge": 0.3,  # repaired (the edge is dropped) and residual dangling_edge: the response names an id it never declares
     "bad_confidence": 0.3,
     "multiple_terminals": 0.25,
     "mixed_family": 0.2,
@@ -199,6 +201,8 @@ def evaluate(generated: Generated, nodes: dict, edges: dict[Edge, str | None], r
         repaired["multiple_terminals"] = 1
     if generated.mixed and generated.mixed in plain and "mixed_family_unit" in residuals:
         residual["mixed_family"] = 1
+    if generated.injected["dangling_edge"] and "dangling_edge" in residuals:
+        residual["dangling_edge"] = 1
     return repaired, residual, wrong
 
 
@@ -221,7 +225,7 @@ def main() -> None:
     repaired: Counter[str] = Counter()
     residual: Counter[str] = Counter()
     wrong: Counter[str] = Counter()
-    sizes, unexpected, graphs, seconds = [], Counter[str](), 0, 0.0
+    sizes, unexpected, graphs, seconds, cpu = [], Counter[str](), 0, 0.0, 0.0
     for path in files:
         document = load_document(path)
         viewpoints = paper_viewpoints(document)
@@ -229,9 +233,10 @@ def main() -> None:
             generated = clean_graph(rng, viewpoints, graph_size(rng, len(viewpoints) - 4))
             inject(rng, generated, aliases)
             text = response(rng, generated, aliases)
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             result = store_reasoning(ctx, document.paper_id, text, "bench")
             seconds += time.perf_counter() - started
+            cpu += time.process_time() - started_cpu
             graphs += 1
             sizes.append(len(generated.texts))
             nodes, edges = stored_graph(store, iris, document.paper_id, labels)
@@ -243,11 +248,13 @@ def main() -> None:
             for kind, count in generated.injected.items():
                 if count:
                     wrong[kind] += wrong_here
-            unexpected.update(label for label in residuals if not (label == "mixed_family_unit" and generated.mixed))
+            expected = {"mixed_family_unit"} if generated.mixed else set()
+            expected |= {"dangling_edge"} if generated.injected["dangling_edge"] else set()
+            unexpected.update(label for label in residuals if label not in expected)
     sizes.sort()
     print(f"graphs                 {graphs} from {len(files)} ARCHE papers (nodes: median {sizes[len(sizes) // 2]}, max {sizes[-1]}, min {sizes[0]})")
     print(f"seconds                {seconds:.2f} (materialize + store raw/paper + {len(profile.repair_files)} repair scripts + gate measures and rules + audit)")
-    print(f"graphs per second      {graphs / seconds:.1f}")
+    print(f"graphs per second      {graphs / seconds:.1f} wall clock, {graphs / cpu:.1f} per CPU second ({cpu:.2f} CPU seconds)")
     print(f"unexpected residuals   {dict(unexpected) or 0}")
     print(f"\n{'defect':<20} {'injected':>9} {'repaired':>9} {'residual':>9} {'wrongly changed':>16}")
     for kind in RATES:

@@ -10,6 +10,7 @@ refuses to work with a missing or stale vocabulary graph and says what to run.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Triple
@@ -25,6 +26,14 @@ from claimgraph.store import Store, ntriples, open_store
 def vocabulary_fingerprint(triples: list[Triple]) -> str:
     """A hash of the vocabulary triples, stored with them to tell a current graph from a stale one."""
     return hashlib.sha256(ntriples(sorted(triples, key=str)).encode("utf-8")).hexdigest()[:16]
+
+
+@cache
+def vocabulary_content(iris: IriScheme, profile: Profile) -> tuple[NamedNode, tuple[Triple, ...], Triple]:
+    """The vocabulary graph's IRI, its triples and the stamp triple that marks it current (computed once)."""
+    graph = vocabulary_graph(iris, profile)
+    triples = tuple(vocabulary_triples(profile))
+    return graph, triples, Triple(graph, CG.contentHash, Literal(vocabulary_fingerprint(list(triples))))
 
 
 class Context:
@@ -73,9 +82,7 @@ class Context:
         return self._vocabulary
 
     def _current_vocabulary(self) -> NamedNode:
-        graph = vocabulary_graph(self.iris, self.profile)
-        triples = list(vocabulary_triples(self.profile))
-        stamp = Triple(graph, CG.contentHash, Literal(vocabulary_fingerprint(triples)))
+        graph, triples, stamp = vocabulary_content(self.iris, self.profile)
         if self.store.ask("ASK WHERE { GRAPH ?graph { ?graph ?hash ?value } }", {"graph": graph, "hash": CG.contentHash, "value": stamp.object}):
             return graph
         if self.read_only:

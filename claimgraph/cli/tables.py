@@ -55,9 +55,37 @@ def print_gate(repairs: Sequence[PaperRepair]) -> None:
     print_table(["script", "scope before", "scope after", "added", "removed", "papers changed"], [[name, *row] for name, row in scripts.items()], title)
     reports = [repair.gate for repair in repairs if repair.gate]
     print_table(["measure", "raw", "repaired"], gate_rows(reports), "gate (computed in the store)")
+    print_paper_verdicts(repairs)
     accepted = sum(1 for report in reports if report.accepted)
     rows: list[list[object]] = [["accepted", accepted], *([f"residual {label}", count] for label, count in residual_counts(reports).items())]
     print_table(["verdict", "papers"], rows, "gate verdicts")
+
+
+PAPER_COLUMNS = ["paper", "nodes stated", "stored", "given", "edges stated", "stored", "skipped", "merges",
+                 "anchors resolved", "fallen back", "unresolved", "implicit", "verdict"]
+
+
+def print_paper_verdicts(repairs: Sequence[PaperRepair]) -> None:
+    """One row per paper: nodes and edges stated vs stored (given: nodes a structured input such as ARCHE
+    gives, not extracted), statements skipped, merges, source anchors, the verdict; then each reason."""
+    rows: list[list[object]] = []
+    reasons: list[str] = []
+    for repair in repairs:
+        gate = repair.gate
+        if gate is None:
+            continue
+        stated, repaired = gate.stated, gate.repaired
+        rows.append([
+            gate.paper_id, stated.get("nodes", gate.raw.get("nodes", 0)), repaired.get("nodes", 0), gate.given_nodes,
+            stated.get("edges", gate.raw.get("edges", 0)), repaired.get("edges", 0), stated.get("statements_skipped", "-"),
+            len(repair.merges), repaired.get("anchors_resolved", 0), repaired.get("anchors_fallen_back", 0),
+            repaired.get("anchors_unresolved", 0), repaired.get("anchors_implicit", 0),
+            "accepted" if gate.accepted else "residual: " + ", ".join(gate.residuals or ["rule violation"]),
+        ])
+        reasons += [f"{gate.paper_id}: {reason}" for reason in gate.reasons()]
+    print_table(PAPER_COLUMNS, rows, "gate per paper (stated: what the input states; stored: the repaired graph)")
+    for line in reasons:
+        out(line)
 
 
 def print_canonicalization(outcome: CanonicalizeOutcome) -> None:

@@ -8,6 +8,7 @@ looking things up needs no heavy RDF library.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -114,3 +115,21 @@ def extracted_classes(profile: Profile) -> list[str]:
 def extracted_class_names(profile: Profile) -> list[str]:
     """Local names of the extracted classes (``Association``, ``Claim`` ...), as prompts and replies use them."""
     return [cls.removeprefix(CG.iri) for cls in extracted_classes(profile)]
+
+
+
+@dataclass(frozen=True)
+class ResidualType:
+    """A ``cg:ResidualType`` of the ontology: its IRI, label (skos:notation), stage and definition."""
+
+    iri: str
+    label: str
+    stage: str
+    definition: str
+
+
+def residual_types(profile: Profile) -> dict[str, ResidualType]:
+    """Residual label -> its declaration, from the ``cg:ResidualType`` individuals (ontology/residuals.ttl)."""
+    rows = _rows(profile, "SELECT ?type ?label ?stage ?definition WHERE { ?type a cg:ResidualType ; skos:notation ?label ; "
+                          "cg:residualStage ?stage ; skos:definition ?definition }")
+    return {row[1]: ResidualType(*row) for row in sorted(rows, key=lambda row: row[1])}

@@ -10,7 +10,9 @@ namespace is the ``is_raw_label`` fragment (a test checks they agree).
 The vocabulary graph (``<base>graph/vocabulary/<profile>``) holds what the
 repair scripts, gate measures and rules join against: edge properties with
 their ``skos:notation``, raw label -> property (``cg:aliasOf``), the extracted
-classes, and each reasoning edge property's ``cg:family`` and ``cg:role``.
+classes, each reasoning edge property's ``cg:family`` and ``cg:role``, and the
+residual types a paper may carry (``cg:residualLabel``, not ``skos:notation``,
+so that they never count as edge properties).
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from collections.abc import Iterator
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.profile.manifest import Profile
-from claimgraph.profile.ontology import edge_families, edge_label_key, edge_labels, extracted_classes
+from claimgraph.profile.ontology import edge_families, edge_label_key, edge_labels, extracted_classes, residual_types
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.rdf.vocab import CG, SKOS, XSD, Namespace
+from claimgraph.rdf.vocab import CG, RDF, SKOS, XSD, Namespace
 from claimgraph.store import Store
 
 RAW_LABEL = Namespace("https://w3id.org/claimgraph/raw-label/")
@@ -70,6 +72,10 @@ def vocabulary_triples(profile: Profile) -> Iterator[Triple]:
     for prop, (family, role) in sorted(edge_families(profile).items()):
         yield Triple(NamedNode(prop), CG.family, NamedNode(family))
         yield Triple(NamedNode(prop), CG.role, Literal(role))
+    for label, residual in residual_types(profile).items():
+        yield Triple(NamedNode(residual.iri), RDF.type, CG.ResidualType)
+        yield Triple(NamedNode(residual.iri), CG.residualLabel, Literal(label))
+        yield Triple(NamedNode(residual.iri), CG.residualStage, Literal(residual.stage))
 
 
 def load_vocabulary(store: Store, iris: IriScheme, profile: Profile) -> NamedNode:

@@ -4,8 +4,19 @@ Every script is a SPARQL UPDATE with ``?graph`` (the paper graph) and
 ``?vocabulary`` (the profile vocabulary graph) bound as RDF terms. The part of
 the paper graph a script can change (sparql/internal/repair-scope.rq) is read
 from the store before and after each script; the difference gives the counts
-and the IRIs the script touched (an UPDATE reports nothing).
+and the IRIs the script touched (an UPDATE reports nothing). A script may have
+an explain query next to it (``<name>.rq``, a SELECT of ``?duplicate
+?survivor ?why``); its rows are read before the script runs and recorded with
+the activity, so a merge says which node survived and why.
 The unrepaired extraction stays in the paper's raw graph.
+
+``repair_content`` runs the same scripts, gate measures and gate rules on a
+working copy: an in-memory store holding only the content given (a reasoning
+response's nodes and edges and the paper structure their anchors name), which
+is all they read. The caller stores the result in one update; the scripts,
+their order, the gate and the audit are the same as on the paper graph in the
+store (a test checks that a later ``repair`` in the store finds nothing to do
+and the same verdict).
 
 Edge labels the materializer cannot match to a canonical label are stored as
 raw-label predicates (``RAW_LABEL[normalized label]``) so that they are
@@ -14,20 +25,26 @@ representable before ``canonicalize_edge_labels`` runs; see docs/repair.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from pyoxigraph import NamedNode, Triple
 
-from claimgraph.context import Context
+from claimgraph.context import Context, vocabulary_content
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import Activity, now, record
 from claimgraph.profile.manifest import Profile
-from claimgraph.quality.gate import GateReport, gate_activity, gate_paper
+from claimgraph.profile.vocabulary import RAW_LABEL
+from claimgraph.quality.gate import GateReport, evaluate_gate, gate_activity, gate_paper, given_nodes, measure_graph, residual_triples
+from claimgraph.quality.reports import RuleViolation
 from claimgraph.rdf.queries import read_internal_query, read_sparql_file
-from claimgraph.store import Store
+from claimgraph.rdf.vocab import CG, RDF
+from claimgraph.store import EmbeddedStore, Store
+
+_ACTS_ON = re.compile(r"^#\s*acts-on:\s*(.+?)\s*$", re.MULTILINE)
 
 
 class RepairError(ClaimgraphError):
@@ -38,8 +55,17 @@ class RepairError(ClaimgraphError):
 
 
 @dataclass(frozen=True)
+class Merge:
+    """One node folded into another by a repair script, and the step of the fixed rule that chose the survivor."""
+
+    duplicate: NamedNode
+    survivor: NamedNode
+    why: str
+
+
+@dataclass(frozen=True)
 class ScriptRun:
-    """One script applied to one graph: triple counts before and after, and what changed."""
+    """One script applied to one graph: triple counts before and after, what changed, the merges it made."""
 
     name: str
     triples_before: int
@@ -47,6 +73,7 @@ class ScriptRun:
     added: int
     removed: int
     touched: tuple[NamedNode, ...]
+    merges: tuple[Merge, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -54,7 +81,11 @@ class ScriptRun:
 
     def activity(self) -> Activity:
         counts = {"scope_before": self.triples_before, "scope_after": self.triples_after, "added": self.added, "removed": self.removed}
-        return Activity("repair", self.name, counts, self.touched, notes={"script": f"sparql/repair/{self.name}.ru"}, ended=now())
+        notes = {"script": f"sparql/repair/{self.name}.ru"}
+        if self.merges:
+            counts["merges"] = len(self.merges)
+            notes["merges"] = "; ".join(f"{merge.duplicate.value} -> {merge.survivor.value} ({merge.why})" for merge in self.merges)
+        return Activity("repair", self.name, counts, self.touched, notes=notes, ended=now())
 
 
 @dataclass
@@ -65,10 +96,20 @@ class PaperRepair:
     runs: list[ScriptRun] = field(default_factory=list)
     gate: GateReport | None = None
 
+    @property
+    def merges(self) -> list[Merge]:
+        return [merge for run in self.runs for merge in run.merges]
+
 
 @cache
 def _script_text(path: Path) -> str:
     return read_sparql_file(path)
+
+
+@cache
+def _explain_text(path: Path) -> str | None:
+    explain = path.with_suffix(".rq")
+    return read_sparql_file(explain) if explain.is_file() else None
 
 
 def script_paths(profile: Profile) -> list[Path]:
@@ -84,15 +125,62 @@ def repair_scope(store: Store, graph: NamedNode, vocabulary: NamedNode) -> set[T
     return {Triple(row["s"], row["p"], row["o"]) for row in rows}  # type: ignore[arg-type]
 
 
-def run_script(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path, before: set[Triple] | None = None) -> tuple[ScriptRun, set[Triple]]:
+def explain(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path) -> tuple[Merge, ...]:
+    """The rows of the script's explain query (``<name>.rq``), read before it runs; () when it has none."""
+    text = _explain_text(path)
+    if text is None:
+        return ()
+    rows = store.select(text, {"graph": graph, "vocabulary": vocabulary})
+    return tuple(Merge(row["duplicate"], row["survivor"], row["why"].value) for row in rows)  # type: ignore[arg-type]
+
+
+Scope = Callable[[Store, NamedNode, NamedNode], set[Triple]]
+
+
+def whole_graph(store: Store, graph: NamedNode, vocabulary: NamedNode) -> set[Triple]:
+    """Every triple of ``graph``: the scope on a working copy, which holds nothing but what repair may touch."""
+    return set(store.triples(graph))
+
+
+@cache
+def acts_on(path: Path) -> frozenset[str]:
+    """What a script's ``# acts-on:`` header says it needs in the graph to change anything: predicate or
+    class IRIs (written as cg: CURIEs), ``raw-label`` (a raw-label predicate), ``self-loop`` (a triple from a
+    node to itself); empty when the script has no such header (it always runs)."""
+    header = _ACTS_ON.search(_script_text(path))
+    tokens = header.group(1).split() if header else []
+    return frozenset(CG[token[3:]].value if token.startswith("cg:") else token for token in tokens)
+
+
+def may_act(triples: Iterable[Triple], needs: frozenset[str]) -> bool:
+    """Whether the scope holds anything the script acts on (always, when it declares nothing)."""
+    if not needs:
+        return True
+    rdf_type = RDF.type
+    for triple in triples:
+        predicate = triple.predicate.value
+        if predicate in needs or (triple.predicate == rdf_type and triple.object.value in needs):
+            return True
+        if ("raw-label" in needs and predicate.startswith(RAW_LABEL.iri)) or ("self-loop" in needs and triple.subject == triple.object):
+            return True
+    return False
+
+
+def run_script(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path, before: set[Triple] | None = None,
+               scope: Scope = repair_scope) -> tuple[ScriptRun, set[Triple]]:
     """Apply one repair script to ``graph``; returns what it changed and the graph's triples after it.
 
     ``before`` (the scope as the previous script left it) saves a read. The
-    triple counts are of the repair scope, not of the whole graph.
+    triple counts are of the repair scope, not of the whole graph. A script
+    whose ``# acts-on:`` header names nothing the scope holds is not sent to
+    the store: it could not change anything.
     """
-    before = repair_scope(store, graph, vocabulary) if before is None else before
+    before = scope(store, graph, vocabulary) if before is None else before
+    if not may_act(before, acts_on(path)):
+        return ScriptRun(path.stem, len(before), len(before), 0, 0, ()), before
+    merges = explain(store, graph, vocabulary, path)
     store.update(_script_text(path), {"graph": graph, "vocabulary": vocabulary})
-    after = repair_scope(store, graph, vocabulary)
+    after = scope(store, graph, vocabulary)
     added, removed = after - before, before - after
     prefix = graph.value + "/"
     touched = {
@@ -101,16 +189,16 @@ def run_script(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path
         for term in (triple.subject, triple.object)
         if isinstance(term, NamedNode) and (term == graph or term.value.startswith(prefix))
     }
-    run = ScriptRun(path.stem, len(before), len(after), len(added), len(removed), tuple(sorted(touched, key=str)))
+    run = ScriptRun(path.stem, len(before), len(after), len(added), len(removed), tuple(sorted(touched, key=str)), merges)
     return run, after
 
 
-def repair_graph(ctx: Context, graph: NamedNode) -> list[ScriptRun]:
+def repair_graph(ctx: Context, graph: NamedNode, scope: Scope = repair_scope) -> list[ScriptRun]:
     """Run every repair script of the profile on one graph, in order (nothing recorded)."""
     runs = []
     triples: set[Triple] | None = None
     for path in script_paths(ctx.profile):
-        run, triples = run_script(ctx.store, graph, ctx.vocabulary, path, triples)
+        run, triples = run_script(ctx.store, graph, ctx.vocabulary, path, triples, scope)
         runs.append(run)
     return runs
 
@@ -123,4 +211,55 @@ def repair_paper(ctx: Context, paper_id: str, extra: Sequence[Activity] = ()) ->
     result = PaperRepair(paper_id, repair_graph(ctx, graph))
     result.gate = gate_paper(ctx, paper_id)
     record(ctx.store, ctx.iris, paper_id, [*extra, *(run.activity() for run in result.runs), gate_activity(result.gate)])
+    return result
+
+
+# ---------------------------------------------------------------- a working copy
+
+
+@dataclass(frozen=True)
+class Content:
+    """What a step read from its input, to be repaired and gated on a working copy before it is stored.
+
+    ``triples``: the paper graph's new content (the raw graph takes it as is);
+    ``context``: paper structure the scripts, measures and rules read but never
+    change (the anchors the content derives from), in neither result;
+    ``findings``, ``stated``, ``notes``: for the gate (see ``evaluate_gate``).
+    """
+
+    triples: Sequence[Triple]
+    context: Sequence[Triple] = ()
+    findings: Sequence[RuleViolation] = ()
+    stated: Mapping[str, int] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+
+Writer = Callable[[list[Triple], list[Triple]], None]
+
+
+def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer, extra: Sequence[Activity] = ()) -> PaperRepair:
+    """Repair and gate ``content`` on a working copy, then store it through ``write`` and record the audit trail.
+
+    The working copy is an in-memory store holding only the content and its
+    context as the paper graph and the raw graph; the profile's scripts, the
+    gate measures and the gate rules run there, exactly as they would on the
+    paper graph. ``write(repaired, residual_triples)`` must store the repaired
+    content and the paper's residual labels in ``ctx``'s store (one update,
+    with whatever it replaces); then the audit trail is appended.
+    """
+    copy = Context(EmbeddedStore(None), ctx.iris, ctx.profile)
+    paper, raw = ctx.iris.paper(paper_id), ctx.iris.raw_graph(paper_id)
+    triples, context = list(content.triples), list(content.context)
+    vocabulary, terms, stamp = vocabulary_content(ctx.iris, ctx.profile)
+    copy.store.insert({paper: [*triples, *context], raw: [*triples, *context], vocabulary: [*terms, stamp]})
+    result = PaperRepair(paper_id, repair_graph(copy, paper, whole_graph))
+    measured = measure_graph(copy, raw, paper), measure_graph(copy, paper, paper)
+    report = evaluate_gate(copy, paper_id, measured, content.findings, content.stated, content.notes)
+    kept = set(context)
+    repaired = [triple for triple in copy.store.triples(paper) if triple not in kept and triple.predicate != CG.residual]
+    copy.close()
+    write(repaired, residual_triples(paper, report.residuals))
+    report.given_nodes = given_nodes(ctx.store, paper)
+    result.gate = report
+    record(ctx.store, ctx.iris, paper_id, [*extra, *(run.activity() for run in result.runs), gate_activity(report)])
     return result

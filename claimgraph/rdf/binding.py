@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
@@ -169,17 +170,26 @@ def bind(template: str, bindings: Mapping[str, Term] | None) -> str:
     if not bindings:
         return template
     _check_terms(bindings)
+    text = template
+    for position, names in reversed(_plan(template, frozenset(bindings))):
+        text = text[:position] + values_block(list(names), bindings) + text[position:]
+    return text
+
+
+@lru_cache(maxsize=1024)
+def _plan(template: str, bound: frozenset[str]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Where ``bind`` opens a VALUES block and for which names, by position; it depends on the template and
+    the names only, so it is computed once per template (lexing is the costly part of binding)."""
     tokens = tokenize(template)
-    groups = _groups(tokens)
-    occurrences = [token for token in tokens if token.kind == "var" and token.text[1:] in bindings]
-    inserts: list[tuple[int, str]] = []
+    occurrences = [token for token in tokens if token.kind == "var" and token.text[1:] in bound]
+    inserts: list[tuple[int, tuple[str, ...]]] = []
     covered: set[int] = set()
-    for group in groups:
+    for group in _groups(tokens):
         start, end = group.scope
         inside = [t for t in occurrences if start <= t.start < end]
-        names = sorted({t.text[1:] for t in inside})
+        names = tuple(sorted({t.text[1:] for t in inside}))
         if names:
-            inserts.append((group.body_start, values_block(names, bindings)))
+            inserts.append((group.body_start, names))
             covered.update(t.start for t in inside)
     stray = [t for t in occurrences if t.start not in covered]
     if stray:
@@ -187,7 +197,4 @@ def bind(template: str, bindings: Mapping[str, Term] | None) -> str:
             f"variable {stray[0].text} is bound but occurs outside any WHERE group "
             "(INSERT DATA, DROP GRAPH and the like cannot take variables: write the term itself)"
         )
-    text = template
-    for position, block in sorted(inserts, reverse=True):
-        text = text[:position] + block + text[position:]
-    return text
+    return tuple(sorted(inserts))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -135,7 +136,7 @@ class _StrictDot:
         attrs = self.attributes() if self.peek() and self.peek().value == "[" else {}  # type: ignore[union-attr]
         if len(nodes) == 1:
             self.graph.add_node(nodes[0], attrs)
-        for source, target in zip(nodes, nodes[1:]):
+        for source, target in itertools.pairwise(nodes):
             self.graph.add_edge(source, target, dict(attrs))
 
     def port(self) -> None:

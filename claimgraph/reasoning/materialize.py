@@ -17,6 +17,11 @@ and its name is kept as audit metadata (``ParsedGraph.branch``):
 - ``json``: a JSON object (possibly inside prose or a code fence) with
   ``nodes`` and ``edges`` lists of objects, read with ``json.loads`` (never eval).
 
+When no branch recovers anything, what the failed branches found wrong with
+the text (a graph header followed by nothing, JSON cut before its first
+object) is kept on the failed result, so a cut response is ``parse_failed``
+and ``truncated_response`` at once.
+
 Only what the response states is admitted: an edge to an undeclared node keeps
 its endpoint id (repair drops it as dangling), and a node without a label is
 not given one. Duplicate edges (same ends and label) are collapsed and counted.
@@ -28,10 +33,10 @@ from collections.abc import Callable
 
 from claimgraph.reasoning.dot_grammar import parse_dot_strict
 from claimgraph.reasoning.fields import parse_json_fields, parse_plist_fields, parse_xml_fields
-from claimgraph.reasoning.parsed import PARSE_FAILED, DotSyntaxError, ParsedEdge, ParsedGraph, ParsedNode
+from claimgraph.reasoning.parsed import PARSE_FAILED, DotSyntaxError, ParsedEdge, ParsedGraph, ParsedNode, ParseProblem
 from claimgraph.reasoning.tolerant_dot import parse_dot_tolerant
 
-__all__ = ["PARSE_FAILED", "ParsedEdge", "ParsedGraph", "ParsedNode", "materialize"]
+__all__ = ["PARSE_FAILED", "ParsedEdge", "ParsedGraph", "ParsedNode", "ParseProblem", "materialize"]
 
 
 def materialize(text: str) -> ParsedGraph:
@@ -43,6 +48,7 @@ def materialize(text: str) -> ParsedGraph:
         ("plist", parse_plist_fields),
         ("json", parse_json_fields),
     ]
+    problems: dict[str | None, ParseProblem] = {}
     for name, parser in branches:
         try:
             graph = parser(text)
@@ -51,4 +57,8 @@ def materialize(text: str) -> ParsedGraph:
         if not graph.empty:
             graph.branch = name
             return graph
-    return ParsedGraph(PARSE_FAILED)
+        for problem in graph.problems:
+            problems.setdefault(problem.residual, problem)
+    failed = ParsedGraph(PARSE_FAILED)
+    failed.problems = [problem for residual, problem in problems.items() if residual]
+    return failed

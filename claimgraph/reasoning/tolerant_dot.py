@@ -1,15 +1,28 @@
-"""DOT-like text: fences and prose around the graph, loose delimiters, missing braces; each statement parsed on its own."""
+"""DOT-like text: fences and prose around the graph, loose delimiters, missing braces; each statement parsed on its own.
+
+The graph region and how the text leaves it come from ``dot_region``. What the
+parser could not read or close is reported on the ``ParsedGraph``:
+
+- a text that ends inside the graph (no closing brace, no closing fence after
+  it) or inside a string is ``truncated_response``; the statement it ends
+  inside is not admitted (``cut_statements``);
+- a quote left open in the middle (it swallows the statements after it; they
+  are then read line by line, a string never crossing a line) or a brace
+  opened inside the graph and never closed is ``malformed_response``;
+- a skipped statement that holds graph material (quotes, arrows, brackets,
+  tuples) is ``malformed_response``; skipped prose is only noted.
+"""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
 from claimgraph.reasoning.dot_grammar import unquote
-from claimgraph.reasoning.parsed import ParsedGraph
+from claimgraph.reasoning.dot_region import Region, scan_region
+from claimgraph.reasoning.parsed import MALFORMED, TRUNCATED, ParsedGraph
 
-_FENCE = re.compile(r"^\s*```[^\n]*$", re.MULTILINE)
-_GRAPH_START = re.compile(r"\b(?:strict\s+)?(?:di)?graph\b[^{\n]*\{", re.IGNORECASE)
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
 _NAME = rf'(?:{_QUOTED}|[\w.\-]+)'
 _ARROW = r"(?:-->|->|--|→|=>)"
@@ -18,41 +31,27 @@ _NODE = re.compile(rf"^\s*({_NAME})\s*(\[.*)$", re.DOTALL)
 _NODE_LABEL = re.compile(rf"^\s*([\w.\-]+)\s*[:=]\s*({_QUOTED})\s*$", re.DOTALL)  # unquoted id: a JSON "key": "value" is no node
 _UNQUOTED = r"(?:\([^()]*\)|[^,;\]\s])(?:\([^()]*\)|[^,;\]])*?"
 _ATTR = re.compile(rf'([A-Za-z_][\w-]*)\s*[=:]\s*({_QUOTED}|{_UNQUOTED})\s*(?=[,;\]]|\s+[A-Za-z_][\w-]*\s*[=:]|$)', re.DOTALL)
-_COMMENT = re.compile(rf'({_QUOTED})|/\*.*?\*/|^[ \t]*(?://|#)[^\n]*', re.DOTALL | re.MULTILINE)
+_IGNORED = re.compile(r"(?:(?:graph|node|edge)\s*\[.*|\w+\s*=\s*\S+|subgraph(?:\s+[\w\"].*)?|strict)", re.DOTALL | re.IGNORECASE)
+_MATERIAL = re.compile(rf'["\[\]=]|{_ARROW}|\(\s*\d+\s*,\s*\d+')
+_COMPLETE_END = re.compile(r'(?:[;\]"]|\w)\s*$')
+_OPEN_END = re.compile(rf"(?:{_ARROW}|[=:,\[])\s*$")
 
 
-def graph_region(text: str) -> str:
-    """The DOT-like part of a response: code fences removed, from the first graph header (or the start)
-    to its matching closing brace (or the end when the brace is missing)."""
-    text = _COMMENT.sub(lambda match: match.group(1) or "", _FENCE.sub("", text))
-    start = _GRAPH_START.search(text)
-    if not start:
-        return text
-    depth, in_string, escaped = 1, False, False
-    for index in range(start.end(), len(text)):
-        char = text[index]
-        if in_string:
-            escaped = char == "\\" and not escaped
-            in_string = not (char == '"' and not escaped)
-            continue
-        if char == '"':
-            in_string = True
-        elif char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start.end():index]
-    return text[start.end():]
-
-
-def split_statements(region: str) -> Iterator[str]:
-    """Statements split at ';', newlines and braces outside quotes and brackets."""
+def split_statements(region: str, line_strings: bool = False) -> Iterator[tuple[str, bool]]:
+    """Statements split at ';', newlines and braces outside quotes and brackets, each with whether a
+    separator ended it (the last one may run to the end of the text). ``line_strings``: a string left
+    open at the end of a line ends there (for a response whose open quote swallowed later lines)."""
     current: list[str] = []
     in_string = escaped = False
     brackets = 0
     for char in region:
         if in_string:
+            if char == "\n" and line_strings:
+                in_string = escaped = False
+                brackets = 0
+                yield "".join(current) + '"', True
+                current = []
+                continue
             escaped = char == "\\" and not escaped
             in_string = not (char == '"' and not escaped)
         elif char == '"':
@@ -62,16 +61,21 @@ def split_statements(region: str) -> Iterator[str]:
         elif char == "]":
             brackets = max(0, brackets - 1)
         elif char in ";\n{}" and brackets == 0:
-            yield "".join(current)
+            yield "".join(current), True
+            current = []
+            continue
+        elif char == "\n" and line_strings:
+            brackets = 0
+            yield "".join(current), True
             current = []
             continue
         current.append(char)
-    yield "".join(current)
+    yield "".join(current), not (in_string or brackets)
 
 
 def _name(text: str) -> str:
     text = text.strip()
-    return unquote(text) if text.startswith('"') else text
+    return unquote(text) if text.startswith('"') and text.endswith('"') and len(text) > 1 else text.strip('"')
 
 
 def tolerant_attributes(text: str) -> dict[str, str]:
@@ -85,13 +89,54 @@ def tolerant_attributes(text: str) -> dict[str, str]:
 
 def parse_dot_tolerant(text: str) -> ParsedGraph:
     graph = ParsedGraph("dot-tolerant")
-    for statement in split_statements(graph_region(text)):
+    region = scan_region(text)
+    statements = list(split_statements(region.body, line_strings=region.swallowed))
+    if region.truncated and statements:
+        statements = _drop_cut_statement(graph, statements)
+    for statement, _ in statements:
         stripped = statement.strip().rstrip(",")
-        if not stripped or re.fullmatch(r"(?:graph|node|edge)\s*\[.*", stripped, re.DOTALL | re.IGNORECASE) or re.fullmatch(r"\w+\s*=\s*\S+", stripped):
+        if not stripped or _IGNORED.fullmatch(stripped):
             continue
         if not parse_tolerant_statement(graph, stripped):
-            graph.skipped += 1
+            graph.skip(stripped, bool(_MATERIAL.search(stripped)))
+    _report(graph, region)
     return graph
+
+
+def _drop_cut_statement(graph: ParsedGraph, statements: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The last statement of a text that ends inside the graph is dropped when it is visibly unfinished:
+    inside a string or a bracket, or ending on an arrow, '=', ':', ',' or '['."""
+    while statements and not statements[-1][0].strip():
+        statements = statements[:-1]
+    if not statements:
+        return statements
+    last, separated = statements[-1]
+    unfinished = not separated or _OPEN_END.search(last) or not _COMPLETE_END.search(last)
+    if unfinished:
+        graph.cut_statements += 1
+        return statements[:-1]
+    return statements
+
+
+def _report(graph: ParsedGraph, region: Region) -> None:
+    """What the region scan and the statements say about the text, as problems on the graph."""
+    if region.swallowed:
+        graph.problem(MALFORMED, f"a quote opened near line {region.line_of_problem} is never closed and swallows the "
+                                 "statements after it; they were read line by line")
+    elif region.stray_brace:
+        graph.problem(MALFORMED, f"a brace opened inside the graph (near line {region.line_of_problem}) is never closed")
+    elif region.truncated:
+        where = "inside a string" if region.open_string else "inside the graph, before its closing brace"
+        cut = "; the statement it ends inside was not admitted" if graph.cut_statements else ""
+        graph.problem(TRUNCATED, f"the response ends {where}{cut}")
+    elif region.state == "fenced":
+        graph.problem(None, "the graph's closing brace is missing; the closing code fence ends it")
+    if graph.skipped_material:
+        examples = "; ".join(repr(example) for example in graph.skipped_examples)
+        graph.problem(MALFORMED, f"{graph.skipped_material} statement(s) holding graph material could not be read: {examples}")
+    prose = graph.skipped - graph.skipped_material
+    if prose:
+        graph.problem(None, f"{prose} line(s) of prose inside the graph skipped")
 
 
 def parse_tolerant_statement(graph: ParsedGraph, statement: str) -> bool:
@@ -107,7 +152,7 @@ def parse_tolerant_statement(graph: ParsedGraph, statement: str) -> bool:
             label = rest[1:].strip().strip('"')
             if label:
                 attrs["label"] = label
-        for source, target in zip(names, names[1:]):
+        for source, target in itertools.pairwise(names):
             graph.add_edge(source, target, dict(attrs))
         return True
     labelled = _NODE_LABEL.match(statement)

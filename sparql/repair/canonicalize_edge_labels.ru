@@ -7,6 +7,7 @@
 # annotation's rdf:predicate follows (sync_edge_annotations re-derives its IRI).
 # Raw labels without an alias are left alone: the closed_edge_labels rule
 # reports them as residual unknown_label.
+# acts-on: raw-label
 # Bind ?graph (the paper graph) and ?vocabulary (the profile vocabulary graph).
 PREFIX cg:  <https://w3id.org/claimgraph/ontology/v1#>
 PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>

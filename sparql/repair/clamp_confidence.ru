@@ -3,6 +3,7 @@
 # -0.2 -> 0, "0.3"^^xsd:string -> 0.3, 0.12345 -> 0.123, 1.0 -> 1.
 # A value that is not a number at all ("high") cannot be repaired without
 # inventing one: it is left for the shapes to report.
+# acts-on: cg:confidence
 # Bind ?graph (the paper graph).
 PREFIX cg:  <https://w3id.org/claimgraph/ontology/v1#>
 PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>

@@ -5,6 +5,7 @@
 # describe the same (subject, predicate, object). They are folded into the one
 # with the smallest IRI, which keeps every provenance (prov:wasDerivedFrom) and
 # the highest confidence; sync_edge_annotations then gives it its derived IRI.
+# acts-on: cg:EdgeAnnotation
 # Bind ?graph (the paper graph).
 PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
 PREFIX rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#>

@@ -4,6 +4,7 @@
 # one derived from its edge (the statement_iri fragment, which
 # claimgraph.rdf.iris.IriScheme.statement and the annotation_sync rule share) is
 # renamed to it.
+# acts-on: cg:EdgeAnnotation
 # Bind ?graph (the paper graph).
 PREFIX cg:  <https://w3id.org/claimgraph/ontology/v1#>
 PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>

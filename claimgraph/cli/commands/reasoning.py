@@ -27,8 +27,13 @@ def run_reasoning(args: argparse.Namespace) -> int:
     with open_context(args) as ctx:
         result = Workflow(ctx).store_reasoning(args.paper, text, str(args.response))
     parsed, made = result.parsed, result.materialized
+    anchors = made.anchors
     out(f"parser branch {parsed.branch}: {made.nodes} nodes and {made.edges} edges admitted, "
-        f"{parsed.skipped} statements skipped, {parsed.duplicate_edges} duplicate edges collapsed, "
-        f"{made.default_sources} nodes without a source tuple")
+        f"{parsed.skipped} statements skipped ({parsed.skipped_material} holding graph material), "
+        f"{parsed.cut_statements} cut by the end of the text, {parsed.duplicate_edges} duplicate edges collapsed, "
+        f"{made.nodes_without_text} nodes without a text")
+    out(f"source anchors: {anchors['resolved']} resolved, {anchors['fallen_back']} fallen back to their sentence, "
+        f"{anchors['unresolved']} unresolved, {anchors['implicit']} implicit ({made.default_sources} without any tuple, "
+        f"{made.conflicting_anchors} stating two tuples); tuple reading {made.reading}")
     print_gate([result.repair])
     return 0 if result.repair.gate and result.repair.gate.accepted else 1

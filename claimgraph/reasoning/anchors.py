@@ -1,0 +1,108 @@
+"""Source tuples resolved to the paper: which sentence, viewpoint or cited reference a node derives from.
+
+ARCHE's tuple (x, y, z) is (sentence x, reference y cited in it, viewpoint z of
+that reference); y = 0 is the sentence's own viewpoints, (x, 0, 0) the sentence
+itself, (0, 0, 0) implicit information. A tuple resolves to:
+
+- ``resolved``: the viewpoint it names, the sentence for (x, 0, 0), or the
+  reference for (x, y, 0) when sentence x cites reference y;
+- ``fallen_back``: sentence x exists but names no such viewpoint or citation;
+  the node is linked to the whole sentence (and the paper is residual
+  ``unresolved_source``, since the tuple says more than the link keeps);
+- ``unresolved``: sentence x does not exist; no link;
+- ``implicit``: (0, 0, 0), no link, no residual.
+
+Models often write a sentence's own viewpoint k as (x, k, 0), the viewpoint
+number in the second slot. ``choose_reading`` decides per response: when more
+of its (x, k, 0) tuples name an own viewpoint (x, 0, k) than a citation of
+reference k by sentence x, every (x, k, 0) of the response is read as
+(x, 0, k) (reading ``viewpoint-second-slot``), else as written (``standard``).
+The reading is recorded with the response's audit activity and the gate.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pyoxigraph import NamedNode
+
+from claimgraph.rdf.queries import read_internal_query
+from claimgraph.reasoning.labels import IMPLICIT, Source
+from claimgraph.store import Store
+
+STANDARD = "standard"
+SECOND_SLOT = "viewpoint-second-slot"
+STATUSES = ("resolved", "fallen_back", "unresolved", "implicit")
+
+
+@dataclass
+class AnchorTable:
+    """A paper's anchors by tuple: viewpoints (x, y, z), sentences x, references cited by a sentence (x, y)."""
+
+    viewpoints: dict[Source, NamedNode] = field(default_factory=dict)
+    sentences: dict[int, NamedNode] = field(default_factory=dict)
+    citations: dict[tuple[int, int], NamedNode] = field(default_factory=dict)
+    kinds: dict[NamedNode, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where a tuple points: the tuple as read, its anchor (None when it has none) and the status."""
+
+    source: Source
+    anchor: NamedNode | None
+    status: str
+
+
+def load_anchors(store: Store, paper: NamedNode) -> AnchorTable:
+    """The paper's sentences, viewpoints and citations, from the paper graph."""
+    table = AnchorTable()
+    for row in store.select(read_internal_query("source-anchors"), {"graph": paper}):
+        anchor, kind = row["anchor"], row["kind"].value
+        x, y, z = int(row["x"].value), int(row["y"].value), int(row["z"].value)
+        if kind == "viewpoint":
+            table.viewpoints.setdefault((x, y, z), anchor)  # type: ignore[arg-type]
+        elif kind == "sentence":
+            table.sentences.setdefault(x, anchor)  # type: ignore[arg-type]
+        else:
+            table.citations.setdefault((x, y), anchor)  # type: ignore[arg-type]
+        table.kinds[anchor] = kind  # type: ignore[index]
+    return table
+
+
+def _second_slot(source: Source) -> bool:
+    return source[1] > 0 and source[2] == 0
+
+
+def choose_reading(table: AnchorTable, sources: Iterable[Source]) -> str:
+    """``viewpoint-second-slot`` when more (x, k, 0) tuples name an own viewpoint (x, 0, k) than a citation (x, k)."""
+    candidates = [source for source in sources if _second_slot(source)]
+    as_citation = sum(1 for x, k, _ in candidates if (x, k) in table.citations)
+    as_viewpoint = sum(1 for x, k, _ in candidates if (x, 0, k) in table.viewpoints)
+    return SECOND_SLOT if as_viewpoint > as_citation else STANDARD
+
+
+def read_tuple(source: Source, reading: str) -> Source:
+    """The tuple as the response's reading takes it."""
+    return (source[0], 0, source[1]) if reading == SECOND_SLOT and _second_slot(source) else source
+
+
+def resolve(table: AnchorTable, source: Source, reading: str = STANDARD) -> Resolution:
+    """The anchor and status of a stated tuple under the response's reading."""
+    source = read_tuple(source, reading)
+    x, y, z = source
+    if source == IMPLICIT:
+        return Resolution(source, None, "implicit")
+    exact = table.viewpoints.get(source) if z else (table.sentences.get(x) if not y else table.citations.get((x, y)))
+    if exact is not None:
+        return Resolution(source, exact, "resolved")
+    sentence = table.sentences.get(x)
+    return Resolution(source, sentence, "fallen_back" if sentence is not None else "unresolved")
+
+
+def status_counts(resolutions: Iterable[Resolution]) -> Counter[str]:
+    counts: Counter[str] = Counter({status: 0 for status in STATUSES})
+    counts.update(resolution.status for resolution in resolutions)
+    return counts
