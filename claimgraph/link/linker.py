@@ -77,14 +77,14 @@ def load_terms(ctx: Context, source: OntologySource) -> NamedNode:
     except ValueError as error:
         raise LinkError(f"--endpoint {source.endpoint!r} is not a URL: {error}") from error
     store = ctx.store
-    allowed = getattr(store, "allowed_services", frozenset())
-    store.allowed_services = frozenset(allowed) | {endpoint.value}  # type: ignore[misc]
+    allowed: frozenset[str] = frozenset(getattr(store, "allowed_services", frozenset()))
+    store.allowed_services = allowed | {endpoint.value}
     try:
         store.update(read_sparql("link", "copy-remote-terms.ru").replace("<urn:claimgraph:endpoint>", str(endpoint)), {"ontology": graph})
     except StoreError as error:
         raise LinkError(f"cannot copy the terms of the SPARQL endpoint {endpoint.value}: {error}") from error
     finally:
-        store.allowed_services = allowed  # type: ignore[misc]
+        store.allowed_services = allowed
     return graph
 
 

@@ -98,7 +98,8 @@ def anchor(row: Row) -> str | None:
 def preferred_type(types: list[str]) -> str | None:
     """The most specific of a node's class local names (DiscourseNode/ReasoningNode only when nothing else)."""
     specific = [name for name in types if name not in GENERIC_TYPES]
-    return (specific or types or [None])[0]
+    chosen = specific or types
+    return chosen[0] if chosen else None
 
 
 def nodes_from_rows(rows: list[Row], touches: dict[str, list[Touch]], view: str) -> dict[str, Json]:

@@ -77,9 +77,9 @@ def definition(store: pyoxigraph.Store, term: NamedNode, individual_classes: set
 def ontology_terms(paths: Iterable[Path] | None = None) -> dict[str, Definition]:
     """Term name -> definition for every class, individual and property the ontology declares in its namespace."""
     store = declared_graph(paths if paths is not None else sorted(asset_path("ontology").glob("*.ttl")))
-    declared = {quad.subject.value for quad in store.quads_for_pattern(None, RDF.type, None)
-                if isinstance(quad.subject, NamedNode) and quad.subject.value.startswith(CG.iri)}
-    individuals = {quad.subject.value for quad in store.quads_for_pattern(None, RDF.type, OWL.NamedIndividual)}
+    subjects = [quad.subject for quad in store.quads_for_pattern(None, RDF.type, None)]
+    declared = {subject.value for subject in subjects if isinstance(subject, NamedNode) and subject.value.startswith(CG.iri)}
+    individuals = {quad.subject.value for quad in store.quads_for_pattern(None, RDF.type, OWL.NamedIndividual) if isinstance(quad.subject, NamedNode)}
     individual_classes = {value for individual in individuals for value in _objects(store, NamedNode(individual), RDF.type)} - {OWL.NamedIndividual.value}
     return {iri[len(CG.iri):]: definition(store, NamedNode(iri), individual_classes) for iri in sorted(declared)}
 

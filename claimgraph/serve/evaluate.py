@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import pyoxigraph
-from pyoxigraph import NamedNode, QueryBoolean, QuerySolutions, Triple
+from pyoxigraph import BlankNode, DefaultGraph, NamedNode, QueryBoolean, QuerySolutions, Triple
 
 from claimgraph.rdf.vocab import PREFIXES
 from claimgraph.serve.formats import GRAPH_FORMATS, RESULTS_FORMATS, offered, with_charset
@@ -71,7 +71,7 @@ def write_result(result: QuerySolutions | QueryBoolean | Iterable[Triple], accep
     return Answer(200, with_charset(media_type), body or b"")
 
 
-def graph_terms(iris: tuple[str, ...]) -> list[NamedNode] | None:
+def graph_terms(iris: tuple[str, ...]) -> list[NamedNode | BlankNode | DefaultGraph] | None:
     return [NamedNode(iri) for iri in iris] if iris else None
 
 
@@ -79,11 +79,12 @@ def evaluate(store: pyoxigraph.Store, request: QueryRequest, union_default_graph
     """Parse, evaluate and write one query on a pyoxigraph store (400 on a syntax error)."""
     try:
         default = graph_terms(request.default_graphs)
+        named = [NamedNode(iri) for iri in request.named_graphs]
         result = store.query(
             request.sparql,
             use_default_graph_as_union=union_default_graph and default is None,
             default_graph=default,
-            named_graphs=graph_terms(request.named_graphs),
+            named_graphs=list[NamedNode | BlankNode](named) if named else None,
         )
     except SyntaxError as error:
         return Answer.error(400, f"malformed query: {error}")

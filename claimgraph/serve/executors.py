@@ -137,12 +137,12 @@ class WorkerPool:
                 self._replace(worker)
                 waited = time.monotonic() - started
                 return Answer.error(503, f"the query ran past this server's {self.timeout:g} s timeout (stopped after {waited:.1f} s)")
-            answer = worker.connection.recv()
+            answer: Answer = worker.connection.recv()
         except (EOFError, OSError):
             self._replace(worker)
             return Answer.error(500, "the query worker process died while running the query (out of memory?)")
         self._idle.put(worker)
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     def close(self) -> None:
         with self._lock:

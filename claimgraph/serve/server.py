@@ -179,7 +179,7 @@ class ClaimgraphServer(ThreadingHTTPServer):
     @property
     def base_url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{port}"
 
     def server_close(self) -> None:
         super().server_close()

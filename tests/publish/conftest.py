@@ -11,10 +11,12 @@ import pytest
 from pyoxigraph import Literal, Triple
 
 from claimgraph.context import Context
+from claimgraph.link.linker import OntologySource, link_ontology
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, DCTERMS, RDF, XSD
 from claimgraph.store import EmbeddedStore
 
+SAMPLE_ONTOLOGY = Path(__file__).resolve().parents[2] / "examples" / "ontologies" / "sample-terms.ttl"
 REASONING_PAPER = "synthetic-ripples"
 REASONING_RESPONSE = """digraph G {
   n1 [label="(1,0,0) Small ripples decay faster when a film of soap covers the surface."];
@@ -35,7 +37,7 @@ HOSTILE_TEXTS = [
 @pytest.fixture(scope="session")
 def published_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo papers (discourse, extracted from recorded replies, repaired, canonicalized with the hashing embedder),
-    with a reasoning graph materialized for synthetic-ripples under the peirce profile."""
+    with a reasoning graph materialized for synthetic-ripples under the peirce profile, linked to the sample ontology."""
     from claimgraph.demo import demo_config, demo_papers
     from claimgraph.profile.manifest import load_profile
     from claimgraph.workflow import IngestOptions, Workflow
@@ -46,6 +48,8 @@ def published_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert result.failures == []
     with Context(EmbeddedStore(folder / "store"), profile=load_profile("peirce")) as ctx:
         Workflow(ctx).store_reasoning(REASONING_PAPER, REASONING_RESPONSE, "response.dot")
+    with Context(EmbeddedStore(folder / "store")) as ctx:
+        link_ontology(ctx, OntologySource("sample-terms", SAMPLE_ONTOLOGY), embedder="none")
     return folder / "store"
 
 

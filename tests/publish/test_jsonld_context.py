@@ -14,7 +14,7 @@ from pyoxigraph import NamedNode
 from claimgraph.publish.export import to_jsonld
 from claimgraph.publish.jsonld_context import jsonld_context, missing_terms, ontology_terms
 
-OUR_NAMESPACE = "https://w3id.org/claimgraph/"
+OUR_NAMESPACES = ("https://w3id.org/claimgraph/ontology/", "https://w3id.org/claimgraph/raw-label/")
 ALLOWED_PREFIXES = ("rawLabel:",)  # raw edge labels are open-ended: they compact to rawLabel:<label>
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -53,7 +53,7 @@ def leftovers(document: dict) -> list[str]:
         types = value if key == "@type" and isinstance(value, list) else [value] if key == "@type" else []
         found += [f"type {item}" for item in types if isinstance(item, str) and item not in context]
         strings = value if isinstance(value, list) else [value]
-        found += [f"value {item}" for item in strings if isinstance(item, str) and item.startswith(OUR_NAMESPACE)]
+        found += [f"value {item}" for item in strings if isinstance(item, str) and item.startswith(OUR_NAMESPACES)]
     return sorted(set(found))
 
 
@@ -64,7 +64,7 @@ def graph_kinds(store: Path) -> dict[str, NamedNode]:
         kinds = {
             "paper": iris.paper("soil-warming"), "raw": iris.raw_graph("soil-warming"), "audit": iris.audit_graph("soil-warming"),
             "reasoning": iris.paper(REASONING_PAPER), "reasoning audit": iris.audit_graph(REASONING_PAPER),
-            "canonical": iris.canonical_graph(),
+            "canonical": iris.canonical_graph(), "links": NamedNode(f"{iris.base}graph/links/sample-terms"),
         }
         kinds.update({f"vocabulary {name.rsplit('/', 1)[-1]}": NamedNode(name) for name in names if "/graph/vocabulary/" in name})
     assert all(graph.value in names for graph in kinds.values()), "the store holds every kind of graph"

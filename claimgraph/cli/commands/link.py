@@ -59,7 +59,7 @@ def run_link(args: argparse.Namespace) -> int:
     source = OntologySource(default_name(args), args.ontology, args.endpoint, args.format)
     with open_context(args) as ctx:
         report = link_ontology(ctx, source, args.embedder, MatchSettings(close_threshold=args.close_threshold), args.types or TYPES)
-    rows = [["ontology graph", report.ontology.value], ["links graph", report.links.value], ["terms", report.terms],
+    rows: list[list[object]] = [["ontology graph", report.ontology.value], ["links graph", report.links.value], ["terms", report.terms],
             ["candidate nodes", report.candidates], ["skos:exactMatch", report.count("exactMatch")],
             ["skos:closeMatch", report.count("closeMatch")], ["papers with links", len(report.papers)]]
     print_table(["measure", "value"], rows, f"links to {source.described}")

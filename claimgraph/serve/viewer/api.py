@@ -142,7 +142,7 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
     store = ctx.store
     origin = store.select(read_sparql("graphs", "hub-provenance.rq"), {"hub": hub})
     model = text(origin[0].get("model")) if origin else None
-    hub_provenance = {"step": "canonicalize", "model": model, "repairs": []}
+    hub_provenance: Json = {"step": "canonicalize", "model": model, "repairs": []}
     nodes: dict[str, Json] = {iri: {
         "id": iri, "label": short_label(summary["text"]), "type": summary["type"], "role": None, "text": summary["text"],
         "confidence": None, "anchor": None, "sentence": None, "provenance": hub_provenance}}
