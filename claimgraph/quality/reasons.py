@@ -16,7 +16,7 @@ from claimgraph.rdf.vocab import PREFIXES, XSD
 
 # ---------------------------------------------------------------- readable reasons
 
-_TESTING = re.compile(r"^\s*Testing (\S+) against shape (\S+)\s*$")
+_TESTING = re.compile(r"^\s*Testing (.+?) against shape (\S+)\s*$")
 _TRIPLE = re.compile(r"^\s*(\S+) (\S+) (.+?) \.\s*$")
 
 
@@ -51,6 +51,9 @@ def clean_reason(raw: str, graph: rdflib.Graph, compiled: CompiledProfile, shape
     if not nested:
         return _describe(detail, graph, compiled, shape, focus) or " ".join(detail)[:300]
     node, inner_shape = nested[-1]
+    if node.startswith('"'):
+        predicate = _predicate_of(graph, focus, lambda o: isinstance(o, rdflib.Literal) and (o.n3() == node or f'"{o}"' == node))
+        return f"{predicate}: expected a node (an IRI) valid for {short_iri(inner_shape)}, found the literal {node[:80]}"
     inner = _describe(detail, graph, compiled, inner_shape, node) or " ".join(detail)[:200]
     link = _link(graph, focus, node)
     return f"{link} {_node_text(node)}: not a valid {short_iri(inner_shape)} ({inner})"
@@ -88,6 +91,9 @@ def _describe(detail: list[str], graph: rdflib.Graph, compiled: CompiledProfile,
         expected_type, actual_type = match.groups()
         predicate = _predicate_of(graph, node, lambda o: isinstance(o, rdflib.Literal) and str(o.datatype or XSD.string.value) == actual_type.strip("<>"))
         return f"{predicate}: expected {short_iri(expected_type)}, found {short_iri(actual_type)}"
+    if "Numeric test on non-number" in text:
+        predicate = _predicate_of(graph, node, _not_a_number)
+        return f"{predicate}: {_value_of(graph, node, _not_a_number)} is not a number"
     if match := re.search(r"Datatype constraint \((\S+)\)", text):
         return f"value is not a valid {short_iri(match.group(1))}"
     if match := re.search(r"Node: (\S+) not in value set", text):
@@ -109,6 +115,29 @@ def _describe(detail: list[str], graph: rdflib.Graph, compiled: CompiledProfile,
     if match := re.search(r"(\d+) triples cannot be partitioned", text):
         return f"{_first_triple_predicate(detail)}: the values do not fit the shape's groups"
     return ""
+
+
+def _not_a_number(value: object) -> bool:
+    """A literal whose lexical form does not read as a number (pyshex's numeric facets then fail)."""
+    if not isinstance(value, rdflib.Literal):
+        return False
+    try:
+        float(str(value))
+    except ValueError:
+        return True
+    return False
+
+
+def _value_of(graph: rdflib.Graph, node: str, test: object) -> str:
+    """The first value of the node that passes ``test``, as written in N-Triples (shortened)."""
+    try:
+        subject = graph.namespace_manager.expand_curie(node) if not node.startswith("<") else rdflib.URIRef(node.strip("<>"))
+    except ValueError:
+        return "a value"
+    for _, value in sorted(graph.predicate_objects(subject)):
+        if test(value):  # type: ignore[operator]
+            return f'"{str(value)[:60]}"'
+    return "a value"
 
 
 def _first_triple_predicate(detail: list[str]) -> str:

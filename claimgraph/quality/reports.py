@@ -66,8 +66,11 @@ class GraphReport:
 
 @dataclass
 class ValidationReport:
+    """Per-graph results; ``unfinished`` names papers a stopped run left loaded but never gated."""
+
     profile: str
     graphs: list[GraphReport] = field(default_factory=list)
+    unfinished: list[str] = field(default_factory=list)
 
     @property
     def results(self) -> list[ShapeResult]:
@@ -91,10 +94,13 @@ class ValidationReport:
 
     @property
     def conforms(self) -> bool:
-        return all(graph.conforms for graph in self.graphs)
+        return all(graph.conforms for graph in self.graphs) and not self.unfinished
 
     def lines(self) -> Iterator[str]:
-        """One line per shape failure and rule violation."""
+        """One line per unfinished paper, shape failure and rule violation."""
+        for paper_id in self.unfinished:
+            yield (f"paper {paper_id}: unfinished: loaded but never repaired and gated (a run was stopped?); "
+                   f"ingest its file again, or run `claimgraph repair --paper {paper_id}`")
         for graph in self.graphs:
             for result in graph.failures:
                 shape = short_iri(result.shape.value) if result.shape else "(no shape)"

@@ -1,10 +1,11 @@
 """Validate paper graphs against a profile: ShEx shapes per node, then the profile's SPARQL gate rules.
 
-Each named graph is read once from the store into an rdflib Graph. Every subject
-typed with a class that has a shape is a focus node; the class -> shape map
-follows the ``<Class>Shape`` naming convention of the schema (overridable in the
-profile's ``[shapes]`` table). pyshex is called once per shape with all of that
-shape's focus nodes, and its multi-line failure trace is reduced to one line.
+Each named graph is read once from the store. Every subject typed with a class
+that has a shape is a focus node (``claimgraph.quality.shapes``: rudof sorts
+them, pyshex words each failure in one line); in paper graphs, nodes no shape
+would check (untyped, or typed only with foreign classes) fail too. A whole
+store's validation also reports papers a stopped run left unfinished (loaded,
+never gated).
 """
 
 from __future__ import annotations
@@ -21,9 +22,13 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import GraphReport, ShapeResult, ValidationReport
 from claimgraph.quality.rules import rule_violations
-from claimgraph.quality.shapes import ResultRow, compile_profile, shape_results
+from claimgraph.quality.shapes import GraphInput, ResultRow, compile_profile, shape_results_batch
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.store import ntriples
+from claimgraph.rdf.queries import read_internal_query
+from claimgraph.store import Store
+
+GRAPHS_PER_JOB = 4
+"""Graphs validated together in one job (one rudof session when they share no node)."""
 
 
 class UnknownPaperError(ClaimgraphError):
@@ -52,7 +57,16 @@ def validate_store(ctx: Context, paper_ids: Iterable[str] | None = None, workers
     else:
         canonical = iris.canonical_graph()
         graphs = [graph for graph in ctx.store.graph_names() if graph == canonical or _is_paper_graph(graph, iris)]
-    return _validate_graphs(ctx, graphs, workers or os.cpu_count() or 1)
+    report = _validate_graphs(ctx, graphs, workers or os.cpu_count() or 1)
+    report.unfinished = unfinished_papers(ctx.store, iris, paper_ids)
+    return report
+
+
+def unfinished_papers(store: Store, iris: IriScheme, paper_ids: Iterable[str] | None = None) -> list[str]:
+    """Ids of the papers (all, or those given) that were loaded but never gated: a run stopped between the two."""
+    wanted = set(paper_ids) if paper_ids is not None else None
+    found = {iris.paper_id_of(row["paper"]) for row in store.select(read_internal_query("unfinished-papers")) if isinstance(row.get("paper"), NamedNode)}
+    return sorted(paper_id for paper_id in found if paper_id is not None and (wanted is None or paper_id in wanted))
 
 
 def _is_paper_graph(graph: NamedNode, iris: IriScheme) -> bool:
@@ -64,18 +78,22 @@ def _validate_graphs(ctx: Context, graphs: list[NamedNode], workers: int) -> Val
     store, profile = ctx.store, ctx.profile
     compiled = compile_profile(profile)
     report = ValidationReport(compiled.name)
-    if workers > 1 and len(graphs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+    canonical = ctx.iris.canonical_graph()
+    groups = [graphs[start:start + GRAPHS_PER_JOB] for start in range(0, len(graphs), GRAPHS_PER_JOB)]
+    if workers > 1 and len(groups) > 1 and "fork" in multiprocessing.get_all_start_methods():
         # fork: workers inherit the compiled profile; batches bound the memory held as N-Triples.
-        with multiprocessing.get_context("fork").Pool(min(workers, len(graphs))) as pool:
-            for start in range(0, len(graphs), 8 * workers):
-                batch = graphs[start:start + 8 * workers]
-                jobs = [(profile, graph.value, ntriples(store.triples(graph)).encode("utf-8")) for graph in batch]
-                for graph, results in zip(batch, pool.imap(_shape_job, jobs)):
-                    report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in results]))
+        with multiprocessing.get_context("fork").Pool(min(workers, len(groups))) as pool:
+            for start in range(0, len(groups), 4 * workers):
+                batch = groups[start:start + 4 * workers]
+                jobs = [(profile, [(graph != canonical, store.graph_ntriples(graph)) for graph in group]) for group in batch]
+                for group, results in zip(batch, pool.imap(_shape_job, jobs)):
+                    for graph, rows in zip(group, results):
+                        report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in rows]))
     else:
-        for graph in graphs:
-            rows = shape_results(store.triples(graph), compiled)
-            report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in rows]))
+        for group in groups:
+            results = _shape_job((profile, [(graph != canonical, store.graph_ntriples(graph)) for graph in group]))
+            for graph, rows in zip(group, results):
+                report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in rows]))
     for graph_report in report.graphs:
         graph_report.violations.extend(rule_violations(store, graph_report.graph, compiled.rules, ctx.vocabulary))
     return report
@@ -86,7 +104,9 @@ def _result(graph: NamedNode, focus: str, blank: bool, shape: str | None, passed
     return ShapeResult(graph, node, NamedNode(shape) if shape else None, passed, reason)
 
 
-def _shape_job(job: tuple[Profile, str, bytes]) -> list[ResultRow]:
-    profile, _, body = job
-    triples = [quad.triple if isinstance(quad, Quad) else quad for quad in pyoxigraph.parse(body, format=RdfFormat.N_TRIPLES)]
-    return shape_results(triples, compile_profile(profile))
+def _shape_job(job: tuple[Profile, list[tuple[bool, bytes]]]) -> list[list[ResultRow]]:
+    """Shape rows of a group of graphs (each: whether it is a paper graph, its N-Triples)."""
+    profile, bodies = job
+    inputs = [GraphInput([quad.triple if isinstance(quad, Quad) else quad for quad in pyoxigraph.parse(body, format=RdfFormat.N_TRIPLES)],
+                         paper_graph, body.decode("utf-8")) for paper_graph, body in bodies]
+    return shape_results_batch(inputs, compile_profile(profile))

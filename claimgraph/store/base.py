@@ -195,6 +195,10 @@ class Store(ABC):
     def triples(self, graph: NamedNode) -> list[Triple]:
         return [quad.triple for quad in self.quads(graph)]
 
+    def graph_ntriples(self, graph: NamedNode) -> bytes:
+        """One named graph as N-Triples bytes (backends write it without making Python terms when they can)."""
+        return ntriples(self.triples(graph)).encode("utf-8")
+
     def graph_names(self) -> list[NamedNode]:
         """The named graphs that hold triples, sorted by IRI."""
         rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")

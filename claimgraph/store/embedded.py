@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pyoxigraph
-from pyoxigraph import DefaultGraph, NamedNode, Quad
+from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 
 from claimgraph.errors import StoreError
 from claimgraph.store.base import QueryResult, Store
@@ -136,6 +136,10 @@ class EmbeddedStore(Store):
         for quad in self._open().quads_for_pattern(None, None, None, graph):
             if not isinstance(quad.graph_name, DefaultGraph):
                 yield quad
+
+    def graph_ntriples(self, graph: NamedNode) -> bytes:
+        """The graph dumped by pyoxigraph itself (no Python term per triple)."""
+        return self._open().dump(format=RdfFormat.N_TRIPLES, from_graph=graph) or b""
 
     def add_quads(self, quads: Iterable[Quad]) -> None:
         """Add quads in one transaction (pyoxigraph's extend)."""

@@ -135,6 +135,18 @@ class RemoteStore(Store):
         result = self.query("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph})
         return iter(list(result))  # type: ignore[arg-type]
 
+    def graph_ntriples(self, graph: NamedNode) -> bytes:
+        """The graph as N-Triples: the Graph Store's answer as it came when it is N-Triples, else re-written."""
+        if self.gsp_url:
+            url = _with_query(self.gsp_url, {"graph": graph.value})
+            response = self.http.request("GET", url, None, {"Accept": "application/n-triples"}, idempotent=True)
+            if response.status == 404:
+                return b""
+            response = self._checked(self.gsp_url, response)
+            if _media_type(response.content_type) == "application/n-triples":
+                return response.body
+        return super().graph_ntriples(graph)
+
     def _dataset(self) -> Iterator[Quad] | None:
         """Every named graph's quads in one Graph Store GET, or None when the server does not offer that."""
         assert self.gsp_url is not None

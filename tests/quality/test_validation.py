@@ -116,7 +116,8 @@ RULE_CASES = [
       ("peirce_single_root", "n5", "cg:isRoot true on a node with outgoing reasoning edges", "no_root"),
       ("peirce_unit_cardinality", "n6", "induction unit needs exactly 1 induction-common and at least 1 induction-case, found 0 and 1", "single_edge_unit")]),
     ("two roots", 'n:n9 a cg:ReasoningNode ; cg:text "t" ; cg:sourceSentence 0 ; cg:sourceReference 0 ; cg:sourceViewpoint 0 .',
-     [("peirce_single_root", "n5", "one of 2 terminal nodes; a reasoning graph has a single root", "no_root"),
+     [("peirce_isolated_nodes", "n9", "isolated: no edge in or out, tied to the graph only by the scaffolding root", "isolated_nodes"),
+      ("peirce_single_root", "n5", "one of 2 terminal nodes; a reasoning graph has a single root", "no_root"),
       ("peirce_single_root", "n9", "one of 2 terminal nodes; a reasoning graph has a single root", "no_root")]),
 ]
 
@@ -155,3 +156,71 @@ def test_a_profile_lists_its_repairs_and_rules_in_order() -> None:
     assert profile.repair_names[0] == "canonicalize_edge_labels" and profile.repair_names[-1] == "single_root"
     assert profile.missing_repairs == [] and [path.stem for path in profile.repair_files] == list(profile.repair_names)
     assert [path.name for path in profile.rule_files][:3] == ["annotation_sync.rq", "closed_edge_labels.rq", "peirce_self_loop.rq"]
+
+
+# ---------------------------------------------------------------- blind spots and unfinished papers
+
+def failure_lines(extra: str, edit: tuple[str, str] | None = None) -> list[tuple[str, str, str]]:
+    text = (FIXTURES / "discourse_valid.ttl").read_text(encoding="utf-8")
+    if edit:
+        assert edit[0] in text
+        text = text.replace(*edit)
+    store = EmbeddedStore(None)
+    store.replace_graph(GRAPH, parse(text + "\n@prefix p: <https://claimgraph.example/paper/p1/> .\n" + extra, format=RdfFormat.TURTLE))
+    report = validate_graph(Context(store), GRAPH)
+    return sorted((r.focus.value.removeprefix("https://claimgraph.example/paper/p1/"), r.shape.value.rsplit("#")[-1] if r.shape else "", r.reason)
+                  for r in report.failures)
+
+
+def test_an_untyped_node_with_a_supports_edge_is_reported() -> None:
+    assert failure_lines('p:claim\\/9 cg:supports p:claim\\/1 .') == [
+        ("claim/9", "", "no rdf:type, so no shape checks it (it has cg:supports)"),
+    ]
+
+
+def test_a_node_typed_only_with_a_foreign_class_is_reported() -> None:
+    assert failure_lines('p:person\\/1 a <http://xmlns.com/foaf/0.1/Person> ; cg:supports p:claim\\/1 .') == [
+        ("person/1", "", "rdf:type <http://xmlns.com/foaf/0.1/Person>: only classes from outside profile discourse, so no shape checks it"),
+    ]
+
+
+def test_a_literal_in_passage_is_reported_as_a_literal_not_a_missing_type() -> None:
+    assert failure_lines('p:sentence\\/1 cg:inPassage "the introduction" .', ("    cg:inPassage p:passage\\/1 ;\n", "")) == [
+        ("sentence/1", "SentenceShape", 'cg:inPassage: expected a node (an IRI) valid for PassageShape, found the literal "the introduction"'),
+    ]
+
+
+def test_an_ill_typed_number_gets_a_reason_not_a_template() -> None:
+    lines = failure_lines('p:factor\\/x a cg:Factor ; cg:text "x" ; cg:confidence "high"^^<http://www.w3.org/2001/XMLSchema#decimal> .')
+    assert lines == [("factor/x", "FactorShape", 'cg:confidence: "high" is not a number')]
+    assert not any("{" in reason for _, _, reason in lines)
+
+
+def test_the_canonical_graph_may_hold_untyped_mention_links(tmp_path: Path) -> None:
+    iris = IriScheme()
+    store = EmbeddedStore(None)
+    hub = iris.canonical_graph()
+    store.replace_graph(hub, [Triple(NamedNode("https://claimgraph.example/paper/p1/claim/1"), CG.mentions, NamedNode("https://claimgraph.example/canon/x"))])
+    report = validate_store(Context(store), workers=1)
+    assert report.failures == []
+
+
+def test_a_paper_left_with_only_its_load_activity_is_reported_unfinished(tmp_path: Path) -> None:
+    from claimgraph.papers.storage import store_document
+    from claimgraph.quality.repair import repair_paper
+
+    examples = Path(__file__).resolve().parents[2] / "examples" / "papers"
+    store = EmbeddedStore(tmp_path / "store")
+    ctx = Context(store)
+    documents = [load_document(examples / name) for name in ("synthetic-arche-ripples.json", "soil-warming.md")]
+    for document in documents:
+        store_document(store, ctx.iris, document)
+    repair_paper(ctx, documents[0].paper_id)
+    report = validate_store(ctx, workers=1)
+    assert report.unfinished == [documents[1].paper_id] and not report.conforms
+    (line,) = [line for line in report.lines() if "unfinished" in line]
+    assert line.startswith(f"paper {documents[1].paper_id}: unfinished: loaded but never repaired and gated")
+    assert validate_store(ctx, [documents[0].paper_id], workers=1).unfinished == []
+    repair_paper(ctx, documents[1].paper_id)
+    assert validate_store(ctx, workers=1).unfinished == []
+    store.close()

@@ -20,6 +20,7 @@ tables (NUL, lone surrogates) are dropped or replaced by U+FFFD.
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -96,7 +97,14 @@ def _one_line(error: Exception) -> str:
 
 @contextmanager
 def _reading(path: Path, what: str) -> Iterator[None]:
-    """Whatever pypdf raises while doing ``what`` becomes a LoaderError naming the file."""
+    """Whatever pypdf raises while doing ``what`` becomes a LoaderError naming the file.
+
+    pypdf's own warnings ("EOF marker not found") are held back meanwhile: on
+    the command line they were stray lines that name no file.
+    """
+    pypdf_log = logging.getLogger("pypdf")
+    level = pypdf_log.level
+    pypdf_log.setLevel(logging.ERROR)
     try:
         yield
     except LoaderError:
@@ -108,6 +116,8 @@ def _reading(path: Path, what: str) -> Iterator[None]:
         ) from error
     except Exception as error:  # pypdf's errors on a bad file: see the module docstring
         raise LoaderError(path, f"{what} ({type(error).__name__}: {_one_line(error)})") from error
+    finally:
+        pypdf_log.setLevel(level)
 
 
 def _reader(path: Path) -> PdfReader:

@@ -1,0 +1,95 @@
+"""Which focus nodes conform, decided by rudof (Rust, through pyrudof); pyshex stays the reference for reasons.
+
+pyshex is pure Python and checks about a thousand nodes a second; rudof
+checks the same shapes an order of magnitude faster. Validation asks rudof
+which (node, shape) pairs conform and runs pyshex only on the pairs rudof
+rejects, to word the reason and to have the final say, so a report is what
+pyshex alone would give whenever the two agree on conforming nodes
+(``tests/quality/test_shex_engines.py`` checks that they do on every focus
+node of the ARCHE, synthetic and example corpora, and on broken graphs).
+
+rudof's ShapeMap parser grows faster than linearly with the number of
+entries, so the map names classes (``{FOCUS rdf:type <Class>}@<Shape>``), one
+entry per class, not one per node. A rudof session keeps the verdicts of
+earlier validations (a node it once found conforming stays so after the data
+changes, and every report repeats all earlier nodes), so each graph gets a
+fresh session, which loads the schema compiled once per process. Set
+``CLAIMGRAPH_SHEX_ENGINE=pyshex`` to validate with pyshex alone.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable
+from functools import cache
+
+from pyoxigraph import Triple
+
+from claimgraph.rdf.vocab import RDF
+from claimgraph.store import ntriples
+
+ENGINE_ENV = "CLAIMGRAPH_SHEX_ENGINE"
+
+Pair = tuple[str, str]  # focus IRI, shape IRI
+
+
+def rudof_available() -> bool:
+    """Whether validation may use rudof: pyrudof imports and the environment does not ask for pyshex."""
+    if os.environ.get(ENGINE_ENV, "auto").strip().lower() == "pyshex":
+        return False
+    try:
+        import pyrudof  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@cache
+def _compiled_schema(shex_texts: tuple[str, ...], pid: int) -> str:
+    """The schema compiled by rudof into a file of this process (``pid``: forked workers compile their own)."""
+    import pyrudof
+
+    session = pyrudof.Rudof(pyrudof.RudofConfig())
+    session.read_shex("\n".join(shex_texts), reader_mode=pyrudof.ReaderMode.Strict)
+    handle, path = tempfile.mkstemp(prefix="claimgraph-shex-", suffix=".bin")
+    os.close(handle)
+    session.compile_shex_to_file(path)
+    atexit.register(_remove, path, pid)
+    return path
+
+
+def _remove(path: str, pid: int) -> None:
+    if os.getpid() == pid:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _session(shex_texts: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    """A fresh rudof session holding the profile's schema."""
+    import pyrudof
+
+    session = pyrudof.Rudof(pyrudof.RudofConfig())
+    session.read_shex_precompiled(_compiled_schema(shex_texts, os.getpid()))
+    return session
+
+
+def conforming_pairs(triples: list[Triple], shex_texts: tuple[str, ...], shape_of_class: dict[str, str],
+                     classes: Iterable[str], text: str | None = None) -> dict[Pair, bool]:
+    """(focus, shape) -> conforms, for every IRI typed with one of ``classes`` (blank nodes are left out).
+
+    ``text`` is the graph already written as N-Triples, if at hand.
+    """
+    import pyrudof
+
+    wanted = sorted(set(classes))
+    if not wanted:
+        return {}
+    session = _session(shex_texts)
+    session.read_data(text if text is not None else ntriples(triples), format=pyrudof.RDFFormat.NTriples, reader_mode=pyrudof.ReaderMode.Strict)
+    session.read_shapemap(",\n".join(f"{{FOCUS <{RDF.type.value}> <{cls}>}}@<{shape_of_class[cls]}>" for cls in wanted))
+    report = session.validate_shex()
+    return {(str(entry.node), str(entry.shape)): str(entry.status).lower() == "conformant"
+            for entry in report if not str(entry.node).startswith("_:")}
