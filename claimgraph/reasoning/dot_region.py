@@ -63,6 +63,7 @@ def _skip_comment(text: str, index: int) -> int:
     return index
 
 
+_GRAPH_MATERIAL = re.compile(r'["\[\]=;{]|->|-->|→|=>')
 _STRING_STOP = re.compile(r'[\\"]')
 _OUTSIDE_STOP = re.compile(r'["{}/#\n]')
 
@@ -149,8 +150,11 @@ def _swallowed(region: Region, text: str, at: int) -> Region:
 
 
 def _unclosed(text: str, body: str, state: str, last_closed: int) -> Region:
-    """A graph whose brace never matched. When the body ends with a closing brace, that brace closed an
-    inner one opened earlier (``last_closed``) and never closed itself: a stray brace, not a cut."""
-    if body.rstrip().endswith("}"):
+    """A graph whose brace never matched. When the body ends with a closing brace (prose may follow it),
+    that brace closed an inner one opened earlier (``last_closed``): a stray brace, not a cut."""
+    lines = body.rstrip().splitlines()
+    while lines and not _GRAPH_MATERIAL.search(lines[-1]) and "}" not in lines[-1]:
+        lines.pop()  # prose after the last brace: the answer went on after its graph
+    if lines and lines[-1].rstrip().endswith("}"):
         return Region(body, state, stray_brace=True, line_of_problem=text.count("\n", 0, max(last_closed, 0)) + 1)
     return Region(body, state)

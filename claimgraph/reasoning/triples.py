@@ -137,9 +137,13 @@ def reasoning_edge_triples(profile: Profile, iris: IriScheme, paper_id: str, edg
 
 
 def anchor_context(table: AnchorTable, resolutions: list[Resolution]) -> Iterator[Triple]:
-    """What the store says about each anchor used (its type and tuple, index or citation), copied for the working copy."""
+    """What the store says about the paper's sentences and each anchor used (type and tuple, index or citation),
+    copied for the working copy."""
     integer = lambda value: Literal(str(value), datatype=XSD.integer)  # noqa: E731
     kinds = {"viewpoint": CG.Viewpoint, "sentence": CG.Sentence, "reference": CG.Reference}
+    for x, sentence in table.sentences.items():  # every sentence: the rules check tuples against the paper's sentences
+        yield Triple(sentence, RDF.type, CG.Sentence)
+        yield Triple(sentence, CG.index, integer(x))
     for resolution in resolutions:
         anchor = resolution.anchor
         if anchor is None:
