@@ -135,8 +135,9 @@ def scan_region(text: str) -> Region:
     if not header:
         return Region("".join(body), "headless", open_string=string_start >= 0)
     if string_start >= 0:
-        swallowed = bool(_STATEMENT_AFTER.search(text, string_start))
-        return Region("".join(body), "open", open_string=True, swallowed=swallowed, line_of_problem=text.count("\n", 0, string_start) + 1)
+        swallowed = swallowed_at >= 0 or bool(_STATEMENT_AFTER.search(text, string_start))
+        at = swallowed_at if swallowed_at >= 0 else string_start
+        return Region("".join(body), "open", open_string=True, swallowed=swallowed, line_of_problem=text.count("\n", 0, at) + 1)
     return _swallowed(_unclosed(text, "".join(body), "open", last_closed), text, swallowed_at)
 
 

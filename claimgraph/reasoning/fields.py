@@ -156,6 +156,7 @@ def parse_json_fields(text: str) -> ParsedGraph:
     start, end = text.find("{"), text.rfind("}")
     if start == -1:
         return graph
+    graph.recognized = bool(_JSON_LIST.search(text, start))
     cut = json_open_at_end(text[start:])
     if cut:
         _salvage(graph, text[start:])

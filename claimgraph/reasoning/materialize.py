@@ -17,9 +17,9 @@ and its name is kept as audit metadata (``ParsedGraph.branch``):
 - ``json``: a JSON object (possibly inside prose or a code fence) with
   ``nodes`` and ``edges`` lists of objects, read with ``json.loads`` (never eval).
 
-When no branch recovers anything, what the failed branches found wrong with
-the text (a graph header followed by nothing, JSON cut before its first
-object) is kept on the failed result, so a cut response is ``parse_failed``
+When no branch recovers anything, what the failed branches that recognized
+their format found wrong with the text (a graph header followed by nothing,
+JSON cut before its first object) is kept on the failed result, so a cut response is ``parse_failed``
 and ``truncated_response`` at once.
 
 Only what the response states is admitted: an edge to an undeclared node keeps
@@ -57,7 +57,7 @@ def materialize(text: str) -> ParsedGraph:
         if not graph.empty:
             graph.branch = name
             return graph
-        for problem in graph.problems:
+        for problem in graph.problems if graph.recognized else ():
             problems.setdefault(problem.residual, problem)
     failed = ParsedGraph(PARSE_FAILED)
     failed.problems = [problem for residual, problem in problems.items() if residual]

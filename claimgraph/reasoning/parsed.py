@@ -61,6 +61,7 @@ class ParsedGraph:
     duplicate_edges: int = 0
     problems: list[ParseProblem] = field(default_factory=list)
     nodes_after_edges: bool = False
+    recognized: bool = False  # the branch found its format's frame (a DOT header, a JSON nodes/edges list)
     _statements: int = 0
 
     @property

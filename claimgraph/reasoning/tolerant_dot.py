@@ -90,6 +90,7 @@ def tolerant_attributes(text: str) -> dict[str, str]:
 def parse_dot_tolerant(text: str) -> ParsedGraph:
     graph = ParsedGraph("dot-tolerant")
     region = scan_region(text)
+    graph.recognized = region.state != "headless"
     statements = list(split_statements(region.body, line_strings=region.swallowed))
     if region.truncated and statements:
         statements = _drop_cut_statement(graph, statements)

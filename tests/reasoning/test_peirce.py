@@ -280,6 +280,15 @@ def test_an_explicit_source_tuple_wins_over_a_leading_implicit_one_and_every_anc
     assert result.materialized.anchors["fallen_back"] == 1 and result.materialized.anchors["unresolved"] == 1
 
 
+def test_a_tuple_naming_a_missing_sentence_is_unresolved_when_every_other_anchor_is_a_viewpoint(stored_paper: tuple[Context, Document]) -> None:
+    ctx, document = stored_paper
+    points = own_viewpoints(document, 8)
+    last = max(sentence.index for sentence in document.sentences)
+    (x, _, z), _ = points[5]
+    result, stored = residuals(ctx, document, clean_dot(document).replace(f'n5 [label="({x},0,{z})', f'n5 [label="({last + 3},0,1)', 1))
+    assert stored == ["unresolved_source"] and result.materialized.anchors["unresolved"] == 1
+
+
 def test_a_json_source_field_is_read(stored_paper: tuple[Context, Document]) -> None:
     ctx, document = stored_paper
     (x, y, z), text = own_viewpoints(document, 1)[0]
