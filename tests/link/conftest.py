@@ -7,27 +7,13 @@ import csv
 from pathlib import Path
 
 import pytest
+from link_support import ONTOLOGIES, PAPERS
 from pyoxigraph import Literal, Triple
 
 from claimgraph.context import Context
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, DCTERMS, RDF
 from claimgraph.store import EmbeddedStore
-
-ONTOLOGIES = Path(__file__).resolve().parents[2] / "examples" / "ontologies"
-SAMPLE = "https://w3id.org/claimgraph/examples/sample-terms/"
-PAPERS = {
-    "cohort-paper": [("Factor", "IL-6"), ("Factor", "body mass index"), ("Variable", "next-day word recall"),
-                     ("StudyDesign", "prospective cohort study"), ("StatisticalMethod", "Cox regression"),
-                     ("Factor", "interleukin-17"), ("Claim", "IL-6 predicts word recall")],
-    "soil-paper": [("Factor", "soil temperature"), ("Factor", "Soil Moisture"), ("Variable", "weekly soil respiration"),
-                   ("StudyDesign", "incubation experiment"), ("StatisticalMethod", "linear mixed model"),
-                   ("Factor", "soil pH")],
-}
-
-
-def term(number: int) -> str:
-    return f"{SAMPLE}CGS_{number:07d}"
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ and precision/recall on the labelled link set."""
 from __future__ import annotations
 
 import pytest
-from conftest import ONTOLOGIES, term
+from link_support import ONTOLOGIES, term
 from pyoxigraph import NamedNode
 
 from claimgraph.canonical.embeddings import HashingEmbedder, make_embedder

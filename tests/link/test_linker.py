@@ -6,31 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ONTOLOGIES, term
+from link_support import LEXICAL, ONTOLOGIES, links_in_store, term
 from pyoxigraph import NamedNode
 
 from claimgraph.cli.main import main
 from claimgraph.context import Context
 from claimgraph.link.linker import LinkError, OntologySource, link_ontology
-from claimgraph.link.terms import links_graph, ontology_graph
+from claimgraph.link.terms import ontology_graph
 from claimgraph.papers.audit import audit_trail
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import SKOS
 from claimgraph.store import EmbeddedStore
-
-LEXICAL = {  # node text -> (term, relation) by label and synonym alone
-    "IL-6": (term(1), "exactMatch"), "body mass index": (term(5), "exactMatch"), "Cox regression": (term(54), "exactMatch"),
-    "soil temperature": (term(22), "exactMatch"), "Soil Moisture": (term(23), "exactMatch"),
-    "incubation experiment": (term(45), "exactMatch"), "linear mixed model": (term(51), "exactMatch"),
-    "prospective cohort study": (term(40), "closeMatch"),
-}
-
-
-def links_in_store(store: EmbeddedStore, name: str) -> dict[str, tuple[str, str]]:
-    rows = store.select("SELECT ?text ?p ?term WHERE { GRAPH ?links { ?node ?p ?term } GRAPH ?paper { ?node <https://w3id.org/claimgraph/ontology/v1#text> ?text } "
-                        "FILTER(?p IN (<http://www.w3.org/2004/02/skos/core#exactMatch>, <http://www.w3.org/2004/02/skos/core#closeMatch>)) }",
-                        {"links": links_graph(Context(store).iris, name)})
-    return {row["text"].value: (row["term"].value, row["p"].value.rsplit("#", 1)[1]) for row in rows}
 
 
 @pytest.mark.parametrize("file_name", ["sample-terms.ttl", "sample-terms.owl"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ONTOLOGIES
+from link_support import ONTOLOGIES
 
 from claimgraph.cli.main import main
 from claimgraph.context import Context

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REASONING_PAPER, open_context
+from publish_support import REASONING_PAPER, open_context
 from pyoxigraph import NamedNode
 
 from claimgraph.publish.export import to_jsonld

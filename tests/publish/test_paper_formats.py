@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyoxigraph
 import pytest
-from conftest import HOSTILE_TEXTS, REASONING_PAPER, open_context
+from publish_support import HOSTILE_TEXTS, REASONING_PAPER, open_context
 from pyoxigraph import RdfFormat
 
 from claimgraph.publish.elements import graph_elements

@@ -20,8 +20,6 @@ from viewer_harness import (
 
 from claimgraph.serve.server import ClaimgraphServer, ServeOptions, running_server
 
-UPDATE_TOKEN = "test-update-token-0123456789"
-
 
 @pytest.fixture(scope="session")
 def viewer_server() -> Iterator[ViewerServer]:

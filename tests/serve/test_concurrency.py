@@ -11,7 +11,7 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad, Triple
-from test_endpoint import request
+from serve_support import request
 
 from claimgraph.serve.executors import WorkerPool
 from claimgraph.serve.server import ServeOptions, running_server

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import http.client
 import io
 import json
 import urllib.parse
@@ -12,8 +11,8 @@ from xml.etree import ElementTree
 
 import pyoxigraph
 import pytest
-from conftest import UPDATE_TOKEN
 from pyoxigraph import RdfFormat
+from serve_support import UPDATE_TOKEN, request
 
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.serve.server import ClaimgraphServer, ServeOptions, running_server
@@ -21,18 +20,6 @@ from claimgraph.serve.server import ClaimgraphServer, ServeOptions, running_serv
 PAPERS = "PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT ?paper WHERE { GRAPH ?paper { ?paper a cg:Paper } } ORDER BY ?paper"
 EXPECTED_PAPERS = [IriScheme().paper(name).value for name in ("soil-moisture", "soil-warming", "synthetic-ripples")]
 CONSTRUCT = "CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <https://claimgraph.example/graph/canonical> { ?s ?p ?o } }"
-
-
-def request(server: ClaimgraphServer, method: str, path: str, body: bytes | str = b"", headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    host, port = server.server_address[:2]
-    connection = http.client.HTTPConnection(str(host), int(port), timeout=30)
-    try:
-        payload = body.encode("utf-8") if isinstance(body, str) else body
-        connection.request(method, path, body=payload or None, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, {name.lower(): value for name, value in response.getheaders()}, response.read()
-    finally:
-        connection.close()
 
 
 def get_query(server: ClaimgraphServer, sparql: str, accept: str | None = None) -> tuple[int, dict[str, str], bytes]:

@@ -6,7 +6,7 @@ import json
 import urllib.parse
 
 import pytest
-from test_endpoint import request
+from serve_support import request
 
 from claimgraph.publish.elements import short_label
 from claimgraph.serve.server import ClaimgraphServer

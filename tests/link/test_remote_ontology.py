@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ONTOLOGIES
-from test_linker import LEXICAL, links_in_store
+from link_support import LEXICAL, ONTOLOGIES, links_in_store
 
 from claimgraph.context import Context
 from claimgraph.link.linker import LinkError, OntologySource, link_ontology
