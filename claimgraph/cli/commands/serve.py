@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 from pathlib import Path
 
 from claimgraph.cli.render import err
@@ -64,8 +65,13 @@ def run_serve(args: argparse.Namespace) -> int:
     err(f"serving {args.store} at {server.base_url}: SPARQL {server.base_url}/query, viewer {server.base_url}/viewer/ ({mode}); Ctrl-C stops")
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         err(f"warning: bound to {args.host}; anyone who can reach this address can query the store")
+    signal.signal(signal.SIGTERM, _interrupt)  # docker stop: close the store and the workers as Ctrl-C does
     try:
         server.serve_forever()
     finally:
         server.server_close()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
