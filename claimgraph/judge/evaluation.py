@@ -6,14 +6,15 @@ units whose judges' majority found them grounded in their cited sentences; REA
 without units scores 0 on both.
 
 The strict gate holds when no critical structural rule (the profile's gate
-rules) and no critical semantic rule fires, the grounding audit passes, and
-CG = REA = 1. Residuals, as PEARL names them:
+rules) and no critical semantic rule fires, the grounding audit passes, a
+rooted graph ends in one claim root (the storage scaffolding does not count),
+and CG = REA = 1. Residuals, as PEARL names them:
 
 - ``final_judge_failed``: some unit got no vote in the final round (every judge failed on it);
 - ``no_reliable_anchor``: a unit still rejected had no grounded node to repair from, so it was never repaired;
 - ``metric_regression``: a repair round made the metrics worse and was rolled back;
 - ``final_gate_failed``: the strict gate did not hold for any other reason (units still rejected
-  after the bounded rounds, structure, critical rules or grounding).
+  after the bounded rounds, structure, critical rules, grounding, no claim root).
 """
 
 from __future__ import annotations
@@ -74,9 +75,16 @@ class FinalGate:
 
 
 def final_gate(metrics: Metrics, outcomes: Sequence[UnitOutcome], critical: Sequence[RuleViolation], audit: GroundingAudit,
-               unanchored: set[str], regressed: bool) -> FinalGate:
-    """The strict gate on the final graph and the typed residuals when it fails."""
+               unanchored: set[str], regressed: bool, finals: int = 1) -> FinalGate:
+    """The strict gate on the final graph and the typed residuals when it fails.
+
+    ``finals`` is how many final conclusions the graph ends in (evaluation
+    view) when the profile's graphs are rooted, else 1: a rooted graph needs
+    exactly one, its claim root.
+    """
     reasons = [f"{violation.rule}: {violation.reason}" for violation in critical[:5]]
+    if finals != 1:
+        reasons.append(f"the graph ends in {finals} conclusions, not in one claim root")
     if len(critical) > 5:
         reasons.append(f"... {len(critical) - 5} more critical rule violations")
     if not audit.passed:
@@ -88,7 +96,8 @@ def final_gate(metrics: Metrics, outcomes: Sequence[UnitOutcome], critical: Sequ
     unjudged = [outcome for outcome in outcomes if outcome.majority == UNJUDGED]
     reasons += [f"unit into {outcome.unit.conclusion.local}: {outcome.correct} correct, {outcome.incorrect} incorrect" for outcome in rejected[:5]]
     reasons += [f"unit into {outcome.unit.conclusion.local}: no judge voted ({len(outcome.failures)} failures)" for outcome in unjudged[:5]]
-    accepted = not critical and audit.passed and metrics.units > 0 and metrics.cg >= 1.0 - EPSILON and metrics.rea >= 1.0 - EPSILON
+    accepted = (not critical and audit.passed and finals == 1 and metrics.units > 0
+                and metrics.cg >= 1.0 - EPSILON and metrics.rea >= 1.0 - EPSILON)
     if accepted:
         return FinalGate(True)
     residuals = []

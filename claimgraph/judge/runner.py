@@ -211,7 +211,8 @@ async def judge_paper(ctx: Context, paper_id: str, settings: JudgeSettings, pane
             break
         state.outcomes, metrics = outcomes, after
     critical = critical_violations(ctx, paper_id)
-    gate = final_gate(metrics, state.outcomes, critical, state.audit, state.unanchored, state.regressed)
+    finals = len(terminals(state.units, [unit_node(n.node, n.text, state.audit) for n in state.audit.nodes])) if settings.build_root else 1
+    gate = final_gate(metrics, state.outcomes, critical, state.audit, state.unanchored, state.regressed, finals)
     result = JudgeResult(
         paper_id, "accepted" if gate.accepted else "residual", gate.residuals, gate.reasons, metrics.cg, metrics.rea, metrics.units,
         state.rounds, sum(a.counts.get("applied", 0) for a in state.repairs if a.notes.get("outcome") == "applied"),

@@ -150,3 +150,12 @@ def test_the_claim_root_is_built_when_the_graph_ends_in_several_conclusions(pape
     rows = paper.ctx.store.select("PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT ?n ?s WHERE { GRAPH ?g { "
                                   "?n cg:isRoot true . OPTIONAL { ?n cg:isScaffolding ?s } } }", {"g": paper.ctx.iris.paper(PAPER_ID)})
     assert len(rows) == 1 and "s" not in rows[0] and "/node/judge-" in rows[0]["n"].value
+
+
+def test_a_graph_left_without_its_claim_root_fails_the_final_gate(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    two_roots = {local: value for local, value in NODES.items() if local != "root"}
+    store_graph(paper.ctx, two_roots, [edge for edge in EDGES if edge[2] != "root"])
+    server = fake_llm([Rule(replies=["I cannot tell what the paper claims."], phase="judge-root"), *judges_say("correct")])
+    [result], _, _ = run_judges(server)
+    assert not result.root_built and result.rea == 1.0 and result.residuals == ["final_gate_failed"]
+    assert "the graph ends in 2 conclusions, not in one claim root" in result.reasons
