@@ -157,14 +157,14 @@ def evaluate_gate(ctx: Context, paper_id: str, measured: tuple[dict[str, int], d
     types = declared_residuals(ctx.profile)
     violations = [*findings, *rule_violations(ctx.store, paper, compile_profile(ctx.profile).rules, ctx.vocabulary)]
     kept = [label for label in stored_residuals(ctx.store, paper) if label not in types or types[label].stage != GRAPH_STAGE]
-    violations += [RuleViolation(paper, "input", paper, types[label].definition, label)
-                   for label in kept if not any(violation.residual == label for violation in findings)]
     produced = {violation.residual for violation in violations if violation.residual and violation.severity == CRITICAL}
     undeclared = sorted(produced - set(types))
     if undeclared:
         rules = sorted({violation.rule for violation in violations if violation.residual in undeclared})
         raise ProfileError(f"rules {', '.join(rules)} of profile {ctx.profile.name} produce residuals {undeclared}, "
                            "which ontology/residuals.ttl does not declare")
+    violations += [RuleViolation(paper, "input", paper, types[label].definition, label)
+                   for label in kept if label in types and not any(violation.residual == label for violation in findings)]
     residuals = sorted(set(kept) | produced)
     return GateReport(paper_id, raw, repaired, violations, residuals, dict(stated or {}), dict(notes or {}))
 
