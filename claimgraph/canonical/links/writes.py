@@ -38,4 +38,6 @@ def hub_triples(hub: HubRow) -> list[Triple]:
         Triple(hub.hub, RDF.type, CG.CanonicalNode),
         Triple(hub.hub, CG.memberType, NamedNode(hub.type)),
         Triple(hub.hub, CG.representativeText, Literal(hub.text)),
+        Triple(hub.hub, RDF.type, SKOS.Concept),
+        Triple(hub.hub, SKOS.prefLabel, Literal(hub.text)),
     ]
