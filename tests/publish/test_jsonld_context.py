@@ -26,7 +26,7 @@ def test_every_declared_term_has_a_definition() -> None:
 
 def test_definitions_of_declared_terms_match_their_declaration() -> None:
     context = jsonld_context()
-    differing = {name: (context[name], expected) for name, expected in ontology_terms().items() if context.get(name) != expected}
+    differing = {name: (context[name], expected) for name, expected in ontology_terms().items() if name in context and context[name] != expected}
     assert differing == {}
 
 
