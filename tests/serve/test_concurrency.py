@@ -57,10 +57,12 @@ def test_pyoxigraph_releases_the_gil_while_a_query_runs() -> None:
 
 
 def test_a_long_query_neither_blocks_others_nor_outlives_the_timeout(small_store: Path) -> None:
-    options = ServeOptions(port=0, workers=2, timeout=3.0, log_requests=False)
+    options = ServeOptions(port=0, workers=2, timeout=5.0, log_requests=False)
     with running_server(small_store, options) as server:
         pool = server.service.executor
         assert isinstance(pool, WorkerPool)
+        for _ in range(2):  # one query per worker (the idle queue is first in, first out): both have opened the store
+            assert request(server, "GET", "/query?" + urllib.parse.urlencode({"query": SHORT}))[0] == 200
         long_answer: list[tuple[int, bytes]] = []
         thread = threading.Thread(target=lambda: long_answer.append(request(server, "GET", "/query?" + urllib.parse.urlencode({"query": ENDLESS}))[::2]))
         thread.start()
