@@ -9,6 +9,7 @@ from judge_harness import EDGES, NODES, PAPER_ID, Paper, judges_say, repair_rule
 
 from claimgraph.judge.runner import judge_calls
 from claimgraph.rdf.queries import read_named_query
+from claimgraph.rdf.vocab import CG
 from claimgraph.testing.fake_llm import Rule, error
 
 
@@ -159,3 +160,32 @@ def test_a_graph_left_without_its_claim_root_fails_the_final_gate(paper: Paper, 
     [result], _, _ = run_judges(server)
     assert not result.root_built and result.rea == 1.0 and result.residuals == ["final_gate_failed"]
     assert "the graph ends in 2 conclusions, not in one claim root" in result.reasons
+
+
+def test_discourse_units_are_supports_and_opposes_edges_into_a_claim_or_hypothesis(tmp_path, fake_llm, llm_config) -> None:
+    from judge_harness import graph_triples
+
+    from claimgraph.context import Context
+    from claimgraph.judge.runner import judge_papers
+    from claimgraph.judge.settings import judge_settings
+    from claimgraph.llm.accounting import Accounting
+    from claimgraph.profile.manifest import load_profile
+    from claimgraph.rdf.iris import IriScheme
+    from claimgraph.store import EmbeddedStore
+
+    ctx = Context(EmbeddedStore(tmp_path / "discourse"), IriScheme(), load_profile("discourse"))
+    nodes = {"h": NODES["root"], "e1": NODES["n1"], "e2": NODES["n2"], "c": NODES["mid1"], "e3": NODES["ph"]}
+    kinds = {"h": "Hypothesis", "e1": "Evidence", "e2": "Evidence", "c": "Claim", "e3": "Evidence"}
+    triples = [t if not (t.predicate.value.endswith("#type") and t.object.value.endswith("ReasoningNode"))
+               else t.__class__(t.subject, t.predicate, CG[kinds[t.subject.value.rsplit("/", 1)[-1]]])
+               for t in graph_triples(ctx.iris, nodes, [("e1", "supports", "h"), ("c", "supports", "h"), ("e2", "supports", "c"), ("e3", "opposes", "c")])]
+    ctx.store.replace_graph(ctx.iris.paper(PAPER_ID), triples)
+    server = fake_llm(judges_say("correct"))
+    llm = llm_config(server)
+    settings = judge_settings(ctx.profile, llm)
+    assert not settings.build_root and settings.node_class == "Evidence"
+    [result] = judge_papers(ctx, [PAPER_ID], settings, llm, Accounting())
+    assert result.units == 2 and result.accepted
+    prompt = server.chat_requests()[0].body["messages"][0]["content"]
+    assert "supports: the premise" in prompt and "deduction" not in prompt
+    ctx.close()
