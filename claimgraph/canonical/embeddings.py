@@ -23,13 +23,14 @@ import importlib.util
 import logging
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.plugins import EmbedderPlugin, find, registered
 
 DEFAULT_EMBEDDER = "minilm"
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -203,24 +204,50 @@ def _minilm(backend: str) -> Embedder:
     return SentenceTransformerEmbedder()
 
 
+def _needs_argument(spec: str, argument: str, example: str) -> str:
+    if not argument:
+        raise EmbeddingError(f"embedder {spec!r} needs an argument, e.g. {example}")
+    return argument
+
+
+def _hashing(argument: str) -> Embedder:
+    if argument and not argument.isdigit():
+        raise EmbeddingError(f"embedder 'hashing:{argument}': hashing takes a dimension, e.g. hashing:256")
+    return HashingEmbedder(int(argument) if argument else 256)
+
+
+def _onnx_path(argument: str) -> Embedder:
+    from claimgraph.canonical.onnx_embedder import OnnxSentenceEmbedder
+
+    return OnnxSentenceEmbedder(_needs_argument("onnx", argument, "onnx:/path/to/model"))
+
+
+def _no_argument(name: str, make: Callable[[], Embedder]) -> Callable[[str], Embedder]:
+    def build(argument: str) -> Embedder:
+        if argument:
+            raise EmbeddingError(f"embedder '{name}:{argument}': {name} takes no argument")
+        return make()
+
+    return build
+
+
+MINILM = EmbedderPlugin("minilm", _no_argument("minilm", lambda: _minilm("auto")), "all-MiniLM-L6-v2 from its package (ONNX when installed)")
+MINILM_ONNX = EmbedderPlugin("minilm-onnx", _no_argument("minilm-onnx", lambda: _minilm("onnx")), "all-MiniLM-L6-v2 on ONNX Runtime")
+MINILM_ST = EmbedderPlugin("minilm-st", _no_argument("minilm-st", lambda: _minilm("st")), "all-MiniLM-L6-v2 on sentence-transformers")
+HASHING = EmbedderPlugin("hashing", _hashing, "hashing[:DIM]: bag-of-words feature hashing (tests)")
+OPENAI = EmbedderPlugin("openai", lambda argument: OpenAIEmbedder(_needs_argument("openai", argument, "openai:text-embedding-3-small")),
+                        "openai:MODEL: an OpenAI-compatible embeddings endpoint")
+ST = EmbedderPlugin("st", lambda argument: SentenceTransformerEmbedder(_needs_argument("st", argument, "st:/path/to/model")),
+                    "st:PATH: a local sentence-transformers folder")
+ONNX = EmbedderPlugin("onnx", _onnx_path, "onnx:PATH: a local sentence-transformers folder on ONNX Runtime")
+
+
 def make_embedder(spec: str | None = None) -> Embedder:
-    """An embedder from its spec: ``minilm`` (default), ``minilm-onnx``, ``minilm-st``, ``hashing[:DIM]``,
-    ``openai:MODEL``, ``onnx:PATH``, ``st:PATH``."""
+    """An embedder from its spec ``NAME[:ARGUMENT]``, NAME a registered embedder plugin (``minilm`` by default)."""
     spec = (spec or DEFAULT_EMBEDDER).strip()
     kind, _, argument = spec.partition(":")
-    if kind in ("minilm", "minilm-onnx", "minilm-st") and not argument:
-        return _minilm(kind.partition("-")[2] or "auto")
-    if kind == "st" and argument:
-        return SentenceTransformerEmbedder(argument)
-    if kind == "onnx" and argument:
-        from claimgraph.canonical.onnx_embedder import OnnxSentenceEmbedder
-
-        return OnnxSentenceEmbedder(argument)
-    if kind == "hashing":
-        if argument and not argument.isdigit():
-            raise EmbeddingError(f"embedder {spec!r}: hashing takes a dimension, e.g. hashing:256")
-        return HashingEmbedder(int(argument) if argument else 256)
-    if kind == "openai" and argument:
-        return OpenAIEmbedder(argument)
-    raise EmbeddingError(f"unknown embedder {spec!r}; use minilm, minilm-onnx, minilm-st, hashing[:DIM], "
-                         "openai:MODEL, onnx:PATH or st:PATH")
+    plugin = find(EmbedderPlugin, kind)
+    if plugin is None:
+        known = ", ".join(f"{p.name} ({p.description})" if p.description else p.name for p in registered(EmbedderPlugin))
+        raise EmbeddingError(f"unknown embedder {spec!r}; installed: {known}")
+    return plugin.make(argument)
