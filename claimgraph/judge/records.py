@@ -29,8 +29,9 @@ from claimgraph.context import Context
 from claimgraph.judge.settings import JudgeSpec
 from claimgraph.judge.voting import UnitOutcome, Vote
 from claimgraph.papers.audit import Activity, activity_iri, activity_triples, next_sequence
+from claimgraph.rdf.binding import bind
 from claimgraph.rdf.iris import IriScheme, content_hash
-from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.queries import read_internal_query, read_sparql
 from claimgraph.rdf.vocab import CG, PROV, RDF, RDFS, XSD
 
 
@@ -146,6 +147,13 @@ def write_run(ctx: Context, paper_id: str, record: RunRecord) -> NamedNode:
         triples.extend(_outcome_triples(ctx.iris, run, outcome, emitted, record.reused_from_store))
     ctx.store.insert({audit: list(dict.fromkeys(triples))})
     return run
+
+
+def write_paper_residuals(ctx: Context, paper_id: str, residuals: Sequence[str]) -> None:
+    """Replace the paper's judge-stage ``cg:residual`` labels with a run's (the gate keeps them; other stages stay)."""
+    paper = ctx.iris.paper(paper_id)
+    clear = bind(read_sparql("internal", "clear-judge-residuals.ru"), {"graph": paper})
+    ctx.store.insert({paper: [Triple(paper, CG.residual, Literal(label)) for label in residuals]}, before=clear)
 
 
 # ---------------------------------------------------------------- reading back

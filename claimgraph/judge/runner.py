@@ -14,8 +14,10 @@
    the run (``metric_regression``). A rejected unit without a grounded node is
    not repaired (``no_reliable_anchor``).
 5. The final strict gate (claimgraph.judge.evaluation), the run in the audit
-   graph (claimgraph.judge.records), and the profile's repair + gate once more
-   when the graph changed, so the paper's stored gate outcome is current.
+   graph (claimgraph.judge.records), its residual labels on the paper (stage
+   "judge" in ontology/residuals.ttl: the gate keeps them), and the profile's
+   repair + gate once more when the graph changed, so the paper's stored gate
+   outcome is current.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from claimgraph.errors import ClaimgraphError
 from claimgraph.judge.edits import EditContext, PlanError, apply_repair, apply_root
 from claimgraph.judge.evaluation import critical_violations, final_gate, measure
 from claimgraph.judge.prompts import ReplyError, parse_repair, parse_root, repair_messages, root_messages, unit_labels
-from claimgraph.judge.records import RunRecord, last_run, stored_votes, write_run
+from claimgraph.judge.records import RunRecord, last_run, stored_votes, write_paper_residuals, write_run
 from claimgraph.judge.settings import JudgeSettings
 from claimgraph.judge.units import Unit, read_units, terminals, unit_node
 from claimgraph.judge.voting import INCORRECT, Panel, UnitOutcome, known_votes
@@ -219,6 +221,7 @@ async def judge_paper(ctx: Context, paper_id: str, settings: JudgeSettings, pane
         sum(1 for a in state.repairs if a.notes.get("outcome") == "failed"), sum(len(o.failures) for o in state.history), state.root_built,
     )
     _record(ctx, paper_id, settings, panel, state, result, fingerprint, frozenset(from_store))
+    write_paper_residuals(ctx, paper_id, result.residuals)
     if state.changed:
         repair_paper(ctx, paper_id)
     return result

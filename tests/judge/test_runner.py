@@ -189,3 +189,34 @@ def test_discourse_units_are_supports_and_opposes_edges_into_a_claim_or_hypothes
     prompt = server.chat_requests()[0].body["messages"][0]["content"]
     assert "supports: the premise" in prompt and "deduction" not in prompt
     ctx.close()
+
+
+def paper_residuals(paper: Paper) -> set[str]:
+    rows = paper.ctx.store.select("PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> SELECT ?r WHERE { GRAPH ?g { ?g cg:residual ?r } }",
+                                  {"g": paper.ctx.iris.paper(PAPER_ID)})
+    return {row["r"].value for row in rows}
+
+
+def test_the_run_residuals_go_on_the_paper_where_the_gate_keeps_them_and_a_later_accept_clears_them(paper: Paper, fake_llm, run_judges: RunJudges) -> None:
+    from claimgraph.quality.repair import repair_paper
+
+    server = fake_llm([*unit_rule("mid2", verdict("incorrect")), *judges_say("correct")])
+    run_judges(server, repair=False)
+    assert paper_residuals(paper) == {"final_gate_failed"}
+    report = repair_paper(paper.ctx, PAPER_ID).gate
+    assert report is not None and not report.accepted and report.residuals == ["final_gate_failed"]
+    run_judges(fake_llm(judges_say("correct")), count=1, repair=False)
+    assert paper_residuals(paper) == set()
+
+
+def test_the_judge_residual_labels_are_the_ones_the_clearing_update_and_the_ontology_know() -> None:
+    import re
+
+    from claimgraph.assets import asset_path
+    from claimgraph.judge.evaluation import RESIDUAL_ORDER
+
+    text = asset_path("sparql", "internal", "clear-judge-residuals.ru").read_text(encoding="utf-8")
+    cleared = re.findall(r'"(\w+)"', next(line for line in text.splitlines() if line.strip().startswith("FILTER")))
+    declared = asset_path("ontology", "residuals.ttl").read_text(encoding="utf-8")
+    assert sorted(cleared) == sorted(RESIDUAL_ORDER)
+    assert all(f'skos:notation "{label}" ; cg:residualStage "judge"' in declared for label in RESIDUAL_ORDER)
