@@ -54,7 +54,7 @@ def print_gate(repairs: Sequence[PaperRepair]) -> None:
     title = f"repair scripts ({len(repairs)} paper{'s' if len(repairs) != 1 else ''})"
     print_table(["script", "scope before", "scope after", "added", "removed", "papers changed"], [[name, *row] for name, row in scripts.items()], title)
     reports = [repair.gate for repair in repairs if repair.gate]
-    print_table(["measure", "raw", "repaired"], gate_rows(reports), "gate (computed in the store)")
+    print_table(["measure", "raw", "repaired"], gate_rows(reports), "gate measures (SPARQL, summed over papers; raw: as read, repaired: after the scripts)")
     print_paper_verdicts(repairs)
     accepted = sum(1 for report in reports if report.accepted)
     rows: list[list[object]] = [["accepted", accepted], *([f"residual {label}", count] for label, count in residual_counts(reports).items())]
