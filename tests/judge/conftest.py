@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from judge_harness import PAPER_ID, Paper, store_graph
+from judge_harness import PAPER_ID, Paper, RunJudges, store_graph
 
 from claimgraph.context import Context
 from claimgraph.judge.runner import JudgeResult, judge_papers
@@ -24,9 +24,6 @@ def paper(tmp_path: Path) -> Paper:
     ctx = Context(EmbeddedStore(tmp_path / "store"), IriScheme(), load_profile("peirce"))
     store_graph(ctx)
     return Paper(ctx, tmp_path)
-
-
-RunJudges = Callable[..., tuple[list[JudgeResult], Accounting, JudgeSettings]]
 
 
 @pytest.fixture

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.context import Context
+from claimgraph.judge.runner import JudgeResult
+from claimgraph.judge.settings import JudgeSettings
+from claimgraph.llm.accounting import Accounting
 from claimgraph.loaders import Document
 from claimgraph.loaders.document import Passage, Sentence
 from claimgraph.papers.document_graph import document_triples, sentence_iri, source_tuple_triples
@@ -103,3 +107,4 @@ def repair_rule(unit: str, plan: dict) -> Rule:
     return Rule(replies=[json.dumps(plan)], contains=f"into node {unit}.", phase="judge-repair")
 
 
+RunJudges = Callable[..., tuple[list[JudgeResult], Accounting, JudgeSettings]]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import RunJudges
-from judge_harness import EDGES, NODES, PAPER_ID, Paper, judges_say, repair_rule, store_graph, unit_rule, verdict
+from judge_harness import EDGES, NODES, PAPER_ID, Paper, RunJudges, judges_say, repair_rule, store_graph, unit_rule, verdict
 
 from claimgraph.judge.runner import judge_calls
 from claimgraph.rdf.queries import read_named_query
