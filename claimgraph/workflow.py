@@ -78,6 +78,7 @@ class IngestResult:
     extractions: list[ExtractionReport] = field(default_factory=list)
     accounting: Accounting = field(default_factory=Accounting)
     repairs: list[PaperRepair] = field(default_factory=list)
+    grounding: list[GroundingAudit] = field(default_factory=list)
     canonicalization: CanonicalizeOutcome | None = None
     validation: ValidationReport | None = None
     triples: int = 0
@@ -104,7 +105,7 @@ class Workflow:
     # ------------------------------------------------------------ the whole batch
 
     def ingest(self, paths: Iterable[Path], options: IngestOptions = IngestOptions()) -> IngestResult:
-        """Load, extract, repair and gate, canonicalize and validate the files under ``paths``."""
+        """Load, extract, repair and gate, audit grounding, canonicalize and validate the files under ``paths``."""
         files = list(find_inputs(paths))
         result = IngestResult(files=len(files))
         stored = self.load(files, result, options.replace)
@@ -115,6 +116,8 @@ class Workflow:
         elif prose and options.llm is not None:
             reports = self.extract(prose, options.llm, result.accounting)
         self._repair_batch(stored, reports, result)
+        if result.papers:
+            result.grounding = self.ground(result.papers)
         if result.papers and options.canonicalize:
             result.canonicalization = self.canonicalize(result.papers, options.sidecar_dir, options.embedder)
         if result.papers and options.validate:

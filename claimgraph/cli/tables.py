@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from claimgraph.cli.render import err, out, print_table
+from claimgraph.cli.render import err, format_table, out, print_table
 
 if TYPE_CHECKING:
     from claimgraph.extract.runner import ExtractionReport
     from claimgraph.llm.accounting import Accounting
+    from claimgraph.quality.grounding import GroundingAudit
     from claimgraph.quality.repair import PaperRepair
     from claimgraph.quality.reports import ValidationReport
     from claimgraph.rdf.iris import IriScheme
@@ -112,6 +113,25 @@ def print_validation(report: ValidationReport, iris: IriScheme, per_paper: bool 
         f"{len(report.violations)} rule violations")
 
 
+def print_grounding(audits: Sequence[GroundingAudit], show: int = 20) -> None:
+    """Per paper: nodes scored against their cited span, grounded, below the threshold, implicit; then the weakest nodes."""
+    rows = []
+    for audit in audits:
+        figures = audit.measures()
+        rows.append([audit.paper_id, figures["grounding_nodes"], figures["grounding_scored"], len(audit.anchored) - len(audit.below),
+                     figures["grounding_below_threshold"], figures["grounding_implicit"], figures["grounding_unresolved"],
+                     f"{figures['grounding_mean_permille'] / 1000:.3f}", "passed" if audit.passed else "failed"])
+    threshold = audits[0].settings.threshold if audits else 0.0
+    out(format_table(["paper", "nodes", "scored", "grounded", "below", "implicit", "unresolved", "mean score", "grounding"], rows,
+                     f"source grounding (threshold {threshold:g}; score = max(token F1, containment))"))
+    below = [(audit.paper_id, node) for audit in audits for node in sorted(audit.below, key=lambda node: node.score)]
+    if below and show > 0:
+        out()
+        cells = [[paper_id, node.node.value.rsplit("/", 1)[-1], node.status, str(node.source), f"{node.score:.3f}", node.text[:70]]
+                 for paper_id, node in below[:show]]
+        out(format_table(["paper", "node", "status", "tuple", "score", "text"], cells, f"nodes below the threshold ({len(below)})"))
+
+
 def print_ingest(result: IngestResult, iris: IriScheme) -> None:
     """Everything an ingest did, in the order it ran, and its summary."""
     for notice in result.notices:
@@ -119,6 +139,9 @@ def print_ingest(result: IngestResult, iris: IriScheme) -> None:
     print_extraction(result.extractions, result.accounting)
     if result.repairs:
         print_gate(result.repairs)
+    if any(audit.nodes for audit in result.grounding):
+        print_grounding([audit for audit in result.grounding if audit.nodes], show=10)
+        out()
     if result.canonicalization:
         print_canonicalization(result.canonicalization)
     if result.validation:

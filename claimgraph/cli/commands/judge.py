@@ -10,7 +10,6 @@ from claimgraph.cli.render import err, format_table, out
 
 if TYPE_CHECKING:
     from claimgraph.judge.runner import JudgeResult
-    from claimgraph.quality.grounding import GroundingAudit
     from claimgraph.quality.reports import RuleViolation
 
 
@@ -44,30 +43,13 @@ def _papers(args: argparse.Namespace) -> list[str] | None:
 
 def run_ground(args: argparse.Namespace) -> int:
     from claimgraph.cli.progress import TerminalProgress
+    from claimgraph.cli.tables import print_grounding
     from claimgraph.workflow import Workflow
 
     with open_context(args, read_only=args.no_record) as ctx:
         audits = Workflow(ctx, TerminalProgress()).ground(_papers(args), args.threshold, record=not args.no_record)
     print_grounding(audits, args.show)
     return 0 if all(audit.passed for audit in audits) else 1
-
-
-def print_grounding(audits: list[GroundingAudit], show: int) -> None:
-    rows = []
-    for audit in audits:
-        figures = audit.measures()
-        rows.append([audit.paper_id, figures["grounding_nodes"], figures["grounding_scored"], len(audit.anchored) - len(audit.below),
-                     figures["grounding_below_threshold"], figures["grounding_implicit"], figures["grounding_unresolved"],
-                     f"{figures['grounding_mean_permille'] / 1000:.3f}", "passed" if audit.passed else "failed"])
-    threshold = audits[0].settings.threshold if audits else 0.0
-    out(format_table(["paper", "nodes", "scored", "grounded", "below", "implicit", "unresolved", "mean score", "grounding"], rows,
-                     f"source grounding (threshold {threshold:g}; score = max(token F1, containment))"))
-    below = [(audit.paper_id, node) for audit in audits for node in sorted(audit.below, key=lambda node: node.score)]
-    if below and show > 0:
-        out()
-        cells = [[paper_id, node.node.value.rsplit("/", 1)[-1], node.status, str(node.source), f"{node.score:.3f}", node.text[:70]]
-                 for paper_id, node in below[:show]]
-        out(format_table(["paper", "node", "status", "tuple", "score", "text"], cells, f"nodes below the threshold ({len(below)})"))
 
 
 def run_rules(args: argparse.Namespace) -> int:
