@@ -37,6 +37,7 @@ from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import ResidualType, residual_types
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import rule_violations
+from claimgraph.quality.semantic import semantic_violations
 from claimgraph.quality.shapes import compile_profile
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.queries import query_description, read_internal_query, read_sparql, read_sparql_file
@@ -155,7 +156,8 @@ def evaluate_gate(ctx: Context, paper_id: str, measured: tuple[dict[str, int], d
     paper = ctx.iris.paper(paper_id)
     raw, repaired = measured or (measure_graph(ctx, ctx.iris.raw_graph(paper_id), paper), measure_graph(ctx, paper, paper))
     types = declared_residuals(ctx.profile)
-    violations = [*findings, *rule_violations(ctx.store, paper, compile_profile(ctx.profile).rules, ctx.vocabulary)]
+    violations = [*findings, *rule_violations(ctx.store, paper, compile_profile(ctx.profile).rules, ctx.vocabulary),
+                  *semantic_violations(ctx, paper_id)]
     kept = [label for label in stored_residuals(ctx.store, paper) if label not in types or types[label].stage != GRAPH_STAGE]
     produced = {violation.residual for violation in violations if violation.residual and violation.severity == CRITICAL}
     undeclared = sorted(produced - set(types))
