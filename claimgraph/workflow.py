@@ -241,11 +241,19 @@ class Workflow:
         self.progress.finish("validate")
         return report
 
-    def store_reasoning(self, paper_id: str, response: str, source_name: str) -> ReasoningResult:
-        """Materialize an LLM reasoning-graph response for a stored paper, then repair and gate it."""
+    def store_reasoning(self, paper_id: str, response: str, source_name: str, run: str | None = None) -> ReasoningResult:
+        """Materialize an LLM reasoning-graph response for a stored paper, then repair and gate it.
+
+        ``run`` also keeps the repaired graph as that run of the paper (for ``consensus`` across models or runs).
+        """
         from claimgraph.reasoning.peirce import store_reasoning
 
-        return store_reasoning(self.ctx, paper_id, response, source_name)
+        result = store_reasoning(self.ctx, paper_id, response, source_name)
+        if run is not None:
+            from claimgraph.canonical.consensus.runs import snapshot_run
+
+            snapshot_run(self.ctx, paper_id, run)
+        return result
 
     # ------------------------------------------------------------ internals
 

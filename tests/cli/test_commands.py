@@ -183,3 +183,24 @@ def test_ingest_without_an_llm_stores_the_structure_and_says_so(capsys, store_di
     with open_store(store_dir) as store:
         assert store.scalar("SELECT (COUNT(?n) AS ?c) WHERE { GRAPH ?g { ?n a <https://w3id.org/claimgraph/ontology/v1#Sentence> } }",
                             {"g": IriScheme().paper("soil-warming")}) == 14
+
+
+def test_reasoning_runs_are_kept_for_consensus(capsys, store_dir: str, tmp_path: Path) -> None:
+    """Two models' responses for one paper, each kept with --run, then aligned by consensus."""
+    base = ["--store", store_dir, "--profile", "peirce"]
+    assert run(capsys, *base, "ingest", str(EXAMPLE), "--no-canonicalize")[0] == 0
+    unit = 'a [label="(1,0,1) {a}"]; b [label="(1,0,2) {b}"]; c [label="(2,0,1) {c}"]; a -> c [label="DR"]; b -> c [label="DC"];'
+    responses = {
+        "model-a": "digraph { " + unit.format(a="Ripples decay faster under soap", b="A soap film covers the water", c="Films damp ripples") + " }",
+        "model-b": "digraph { " + unit.format(a="Ripples decay faster under soap", b="A soap film covers the water", c="Oil films damp ripples") + " }",
+    }
+    for name, text in responses.items():
+        response = tmp_path / f"{name}.dot"
+        response.write_text(text, encoding="utf-8")
+        code, out, err = run(capsys, *base, "reasoning", "synthetic-ripples", str(response), "--run", name)
+        assert code == 0, out + err
+    code, out, err = run(capsys, *base, "consensus", "--paper", "synthetic-ripples", "--embedder", "hashing")
+    assert code == 0, out + err
+    with open_store(store_dir) as store:
+        runs = [graph.value for graph in store.graph_names() if "/run/" in graph.value]
+    assert sorted(name.rsplit("/", 1)[1] for name in runs) == ["model-a", "model-b"]

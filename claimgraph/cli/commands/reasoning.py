@@ -15,6 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("paper", metavar="PAPER_ID", help="id of a paper already in the store (its ARCHE JSON ingested)")
     parser.add_argument("response", type=Path, metavar="RESPONSE", help="file holding the raw LLM response")
+    parser.add_argument("--run", metavar="NAME", help="also keep the repaired graph as run NAME of the paper (for `claimgraph consensus`)")
     parser.set_defaults(handler=run_reasoning)
 
 
@@ -25,7 +26,7 @@ def run_reasoning(args: argparse.Namespace) -> int:
 
     text = read_text(args.response)
     with open_context(args) as ctx:
-        result = Workflow(ctx).store_reasoning(args.paper, text, str(args.response))
+        result = Workflow(ctx).store_reasoning(args.paper, text, str(args.response), run=args.run)
     parsed, made = result.parsed, result.materialized
     anchors = made.anchors
     out(f"parser branch {parsed.branch}: {made.nodes} nodes and {made.edges} edges admitted, "
