@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -83,7 +84,7 @@ class Context:
 
     def _current_vocabulary(self) -> NamedNode:
         graph, triples, stamp = vocabulary_content(self.iris, self.profile)
-        if self.store.ask("ASK WHERE { GRAPH ?graph { ?graph ?hash ?value } }", {"graph": graph, "hash": CG.contentHash, "value": stamp.object}):
+        if self.store.ask("ASK WHERE { GRAPH ?graph { ?graph ?hash ?value } }", {"graph": graph, "hash": CG.contentHash, "value": cast(Literal, stamp.object)}):
             return graph
         if self.read_only:
             raise StoreError(

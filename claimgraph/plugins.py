@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from claimgraph.errors import ClaimgraphError
 
@@ -88,7 +88,7 @@ def _resolve(entry: EntryPoint, kind: type) -> list[Any]:
         value = entry.load()
         if callable(value) and not isinstance(value, kind):
             value = value()
-    except Exception as error:  # noqa: BLE001 - a broken plugin must say which one
+    except Exception as error:
         raise PluginError(f"plugin {entry.name!r} ({entry.value}) in group {entry.group} cannot be loaded: {type(error).__name__}: {error}") from error
     items = list(value) if isinstance(value, (list, tuple)) else [value]
     wrong = [item for item in items if not isinstance(item, kind)]
@@ -98,21 +98,22 @@ def _resolve(entry: EntryPoint, kind: type) -> list[Any]:
 
 
 @cache
-def _registered(kind: type) -> tuple[Any, ...]:
+def _registered(group: str) -> tuple[Any, ...]:
     from importlib.metadata import entry_points  # imported here: scanning installed metadata is not free
 
+    kind = next(kind for kind, name in GROUPS.items() if name == group)
     found: dict[str, Any] = {}
-    for entry in sorted(entry_points(group=GROUPS[kind]), key=lambda entry: (entry.name, entry.value)):
+    for entry in sorted(entry_points(group=group), key=lambda entry: (entry.name, entry.value)):
         for plugin in _resolve(entry, kind):
             if plugin.name in found and found[plugin.name] != plugin:
-                raise PluginError(f"two {kind.__name__}s are named {plugin.name!r} (group {GROUPS[kind]}); uninstall one")
+                raise PluginError(f"two {kind.__name__}s are named {plugin.name!r} (group {group}); uninstall one")
             found[plugin.name] = plugin
     return tuple(found.values())
 
 
 def registered(kind: type[P]) -> tuple[P, ...]:
     """Every plugin of a kind, built-ins included, in name order."""
-    return _registered(kind)  # type: ignore[return-value]
+    return cast("tuple[P, ...]", _registered(GROUPS[kind]))
 
 
 def find(kind: type[P], name: str) -> P | None:

@@ -269,8 +269,8 @@ class Canonicalizer:
             data[audit_graph].extend(triples)
         operations = [insert_data_update(data)]
         added = Counter(link.hub for link in plan.links)
-        for hub, count in sorted(added.items(), key=lambda item: item[0].value):
-            operations.append(bind(self._add_members, {"hub": hub, "added": Literal(str(count), datatype=XSD.integer), "canonical": canonical}))
+        for hub_iri, count in sorted(added.items(), key=lambda item: item[0].value):
+            operations.append(bind(self._add_members, {"hub": hub_iri, "added": Literal(str(count), datatype=XSD.integer), "canonical": canonical}))
         self.store.update(join_updates(operations))
 
     def _audit(self, paper_id: str, plan: Plan) -> dict[NamedNode, list[Triple]]:

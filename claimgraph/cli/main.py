@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return EXIT_OK
-    except Exception as error:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+    except Exception as error:
         if os.environ.get("CLAIMGRAPH_DEBUG"):
             raise
         err(f"error: unexpected {type(error).__name__}: {error} (set CLAIMGRAPH_DEBUG=1 for the traceback, and please report it)")

@@ -37,8 +37,8 @@ def print_extraction(reports: Sequence[ExtractionReport], accounting: Accounting
             f"({share.pair_ratio:.0%}), mean share of a node's co-locators {share.node_share:.0%}"
             + (f"; residual {report.residual}" if report.residual else ""))
     if reports:
-        columns, rows = accounting.table(STEPS)
-        print_table(columns, rows, "LLM calls")
+        columns, cells = accounting.table(STEPS)
+        print_table(columns, cells, "LLM calls")
 
 
 def print_gate(repairs: Sequence[PaperRepair]) -> None:

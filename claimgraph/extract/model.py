@@ -238,8 +238,8 @@ def extraction_triples(extraction: PaperExtraction, iris: IriScheme, profile: Pr
     for edge in extraction.edges:
         ends = []
         for name in (edge.source, edge.target):
-            node = extraction.resolve(edge.passage, name)
-            ends.append(iri_of[(node.passage, node.id)] if node else dangling_iri(iris, pid, edge.passage, name))
+            end = extraction.resolve(edge.passage, name)
+            ends.append(iri_of[(end.passage, end.id)] if end else dangling_iri(iris, pid, edge.passage, name))
         yield from discourse_edge_triples(iris, graph, ends[0], edge_predicate(profile, edge.label), ends[1], edge.confidence, edge.sentence, pid)
 
 

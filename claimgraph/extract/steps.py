@@ -113,11 +113,13 @@ class Extractor:
                 completion = await call
             elif remaining <= 0:
                 call.close()
-                return self._budget_spent(tag, log)
+                self._budget_spent(tag, log)
+                return None
             else:
                 completion = await asyncio.wait_for(call, remaining)
         except TimeoutError:
-            return self._budget_spent(tag, log)
+            self._budget_spent(tag, log)
+            return None
         except LLMCallFailed as failure:
             (log.skipped_calls if failure.skipped else log.failed_calls).append(f"passage {passage.index}: {failure.reason}")
             return None
@@ -208,8 +210,8 @@ class Extractor:
         if reply is None:
             return
         parsed = parse_items(reply, ENTITY_KEYS)
-        replacement = [self.items.node(item, passage, log.step, log, f"{node.id}-r{n}") for n, item in enumerate(parsed.items, start=1)]
-        replacement = [r for r in replacement if r is not None]
+        candidates = [self.items.node(item, passage, log.step, log, f"{node.id}-r{n}") for n, item in enumerate(parsed.items, start=1)]
+        replacement = [r for r in candidates if r is not None]
         same = next((r for r in replacement if r.type == node.type), None)
         if same is None:
             return

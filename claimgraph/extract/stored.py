@@ -99,8 +99,8 @@ def _document(graph: _Graph, paper: NamedNode, paper_id: str) -> Document:
 
 def _nodes(graph: _Graph, ctx: Context, paper_id: str, document: Document) -> dict[object, Node]:
     classes = {CG[name]: name for name in extracted_class_names(ctx.profile)}
-    passage_index = {ctx.iris.node(paper_id, "passage", str(p.index)): p.index for p in document.passages}
-    sentence_index = {ctx.iris.node(paper_id, "sentence", str(s.index)): s.index for s in document.sentences}
+    passage_index: dict[object, int] = {ctx.iris.node(paper_id, "passage", str(p.index)): p.index for p in document.passages}
+    sentence_index: dict[object, int] = {ctx.iris.node(paper_id, "sentence", str(s.index)): s.index for s in document.sentences}
     prefix = ctx.iris.node(paper_id, "node", "x").value[:-1]
     nodes: dict[object, Node] = {}
     for subject, kind in graph.typed(classes).items():
@@ -135,7 +135,7 @@ def stored_extraction(ctx: Context, paper_id: str) -> StoredExtraction:
     labels = {NamedNode(iri): label for label, iri in edge_labels(ctx.profile).items()}
     annotations = {(graph.value(a, RDF.subject), graph.value(a, RDF.predicate), graph.value(a, RDF.object)): a
                    for a in graph.typed([CG.EdgeAnnotation])}
-    sentence_passage = {ctx.iris.node(paper_id, "sentence", str(s.index)): (s.index, s.passage_index) for s in document.sentences}
+    sentence_passage: dict[object, tuple[int, int]] = {ctx.iris.node(paper_id, "sentence", str(s.index)): (s.index, s.passage_index) for s in document.sentences}
     for triple in graph.triples:
         label = labels.get(triple.predicate) or raw_label_of(triple.predicate)
         if label is None or (triple.subject not in nodes and not isinstance(triple.subject, NamedNode)):

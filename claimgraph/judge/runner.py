@@ -26,6 +26,7 @@ import asyncio
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from pyoxigraph import NamedNode, Triple
 
@@ -100,9 +101,9 @@ def edit_context(ctx: Context, paper_id: str, settings: JudgeSettings) -> EditCo
     properties = edge_labels(ctx.profile)
     labels = {label: NamedNode(properties[label]) for label in allowed}
     labels.update({alias: labels[target] for alias, target in ctx.profile.aliases.items() if target in labels})
-    anchors = {}
+    anchors: dict[tuple[int, int, int], NamedNode] = {}
     for row in ctx.store.select(read_internal_query("source-anchors"), {"graph": ctx.iris.paper(paper_id)}):
-        anchors.setdefault((int(row["x"].value), int(row["y"].value), int(row["z"].value)), row["anchor"])
+        anchors.setdefault((int(row["x"].value), int(row["y"].value), int(row["z"].value)), cast(NamedNode, row["anchor"]))
     return EditContext(ctx.iris, paper_id, {edge_label_key(key): value for key, value in labels.items()}, anchors, CG[settings.node_class])
 
 

@@ -112,7 +112,7 @@ def _coerce(key: str, value: object, where: str) -> object:
         if key in _INT_KEYS:
             if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                 raise ValueError(value)
-            return int(value)  # type: ignore[arg-type]
+            return int(value)  # type: ignore[call-overload]
         if key in _FLOAT_KEYS:
             if isinstance(value, bool):
                 raise ValueError(value)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -122,11 +123,11 @@ def activity_triples(iris: IriScheme, paper_id: str, sequence: int, activity: Ac
         yield Triple(node, CG.hasCount, count)
         yield Triple(count, CG.countName, Literal(name))
         yield Triple(count, RDF.value, _integer(value))
-    for name, value in sorted(activity.notes.items()):
+    for name, text in sorted(activity.notes.items()):
         note = NamedNode(f"{node.value}/note/{content_hash(name, length=8)}")
         yield Triple(node, CG.hasNote, note)
         yield Triple(note, CG.noteName, Literal(name))
-        yield Triple(note, RDF.value, Literal(value))
+        yield Triple(note, RDF.value, Literal(text))
     for touched in dict.fromkeys(activity.touched):
         yield Triple(node, CG.touched, touched)
     if activity.agent is not None:
@@ -168,5 +169,5 @@ def audit_trail(store: Store, iris: IriScheme, paper_id: str) -> list[dict[str, 
         if "noteName" in row:
             entry["notes"][row["noteName"].value] = row["noteValue"].value  # type: ignore[index]
     for row in store.select(read_internal_query("audit-touched"), {"audit": audit}):
-        trail[row["activity"].value]["touched"].append(row["touched"].value)  # type: ignore[union-attr]
+        cast(list[str], trail[row["activity"].value]["touched"]).append(row["touched"].value)
     return sorted(trail.values(), key=lambda entry: entry["sequence"])  # type: ignore[arg-type,return-value]

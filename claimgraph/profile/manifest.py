@@ -106,7 +106,7 @@ def _string_list(manifest: Path, data: dict[str, Any], key: str, required: bool 
     value = data.get(key)
     if value is None and not required:
         return []
-    if not isinstance(value, list) or not value and required or not all(isinstance(item, str) for item in value):
+    if not isinstance(value, list) or (not value and required) or not all(isinstance(item, str) for item in value):
         raise ProfileError(f"{manifest}: {key} must be a {'non-empty ' if required else ''}list of strings")
     return value
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import pyoxigraph
 
@@ -43,10 +43,17 @@ def ontology_store(profile: Profile) -> pyoxigraph.Store:
     return _ontology(profile.ontology_files)
 
 
+def _select(files: tuple[Path, ...], query: str) -> list[tuple[str, ...]]:
+    """The rows of a SELECT over the ontology files, each value as its lexical form."""
+    solutions = _ontology(files).query(_PROLOGUE + query)
+    if not isinstance(solutions, pyoxigraph.QuerySolutions):
+        raise ProfileError(f"ontology lookup is not a SELECT: {query[:60]}")
+    names = [variable.value for variable in solutions.variables]
+    return [tuple(term.value if (term := solution[name]) is not None else "" for name in names) for solution in solutions]
+
+
 def _rows(profile: Profile, query: str) -> list[tuple[str, ...]]:
-    solutions = ontology_store(profile).query(_PROLOGUE + query)
-    names = [variable.value for variable in solutions.variables]  # type: ignore[union-attr]
-    return [tuple(solution[name].value for name in names) for solution in solutions]  # type: ignore[union-attr]
+    return _select(profile.ontology_files, query)
 
 
 def defined_terms(profile: Profile) -> set[str]:
@@ -66,14 +73,12 @@ def merge_policy(profile: Profile) -> dict[str, MergePolicy]:
 
 @cache
 def _merge_policy(files: tuple[Path, ...], name: str) -> dict[str, MergePolicy]:
-    solutions = _ontology(files).query(_PROLOGUE + "SELECT ?class ?policy WHERE { ?class cg:mergePolicy ?policy }")
     policies: dict[str, MergePolicy] = {}
-    for solution in solutions:
-        cls, policy_iri = solution["class"].value, solution["policy"].value  # type: ignore[index,union-attr]
+    for cls, policy_iri in _select(files, "SELECT ?class ?policy WHERE { ?class cg:mergePolicy ?policy }"):
         policy = policy_iri.removeprefix(CG.iri)
         if policy not in MERGE_POLICIES:
             raise ProfileError(f"{cls} has cg:mergePolicy {policy_iri}; expected one of cg:{', cg:'.join(MERGE_POLICIES)}")
-        if policies.setdefault(cls, policy) != policy:  # type: ignore[arg-type]
+        if policies.setdefault(cls, cast(MergePolicy, policy)) != policy:
             raise ProfileError(f"{cls} has two merge policies in profile {name}")
     return policies
 
@@ -85,8 +90,7 @@ def edge_labels(profile: Profile) -> dict[str, str]:
 
 @cache
 def _edge_labels(files: tuple[Path, ...]) -> dict[str, str]:
-    solutions = _ontology(files).query(_PROLOGUE + "SELECT ?label ?property WHERE { ?property a owl:ObjectProperty ; skos:notation ?label }")
-    return {solution["label"].value: solution["property"].value for solution in solutions}  # type: ignore[index,union-attr]
+    return dict(_select(files, "SELECT ?label ?property WHERE { ?property a owl:ObjectProperty ; skos:notation ?label }"))  # type: ignore[arg-type]
 
 
 def edge_label_key(raw: str) -> str:

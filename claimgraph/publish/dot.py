@@ -17,6 +17,7 @@ from pyoxigraph import Literal, NamedNode
 from claimgraph.context import Context
 from claimgraph.profile.ontology import edge_labels
 from claimgraph.profile.vocabulary import RAW_LABEL
+from claimgraph.rdf.binding import Term
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG, XSD
 
@@ -51,7 +52,7 @@ def reasoning_dot(ctx: Context, paper_id: str, evaluation_view: bool = False) ->
     """The paper's reasoning graph as one DOT digraph."""
     store, profile = ctx.store, ctx.profile
     paper = ctx.iris.paper(paper_id)
-    bindings = {"graph": paper, "scaffolding": Literal("false" if evaluation_view else "true", datatype=XSD.boolean)}
+    bindings: dict[str, Term] = {"graph": paper, "scaffolding": Literal("false" if evaluation_view else "true", datatype=XSD.boolean)}
     lines = [f"digraph {quote(paper_id)} {{"]
     for row in store.select(read_internal_query("reasoning-nodes"), bindings):
         source = f"({row['x'].value},{row['y'].value},{row['z'].value}) " if "x" in row else ""

@@ -18,7 +18,7 @@ import json
 import warnings
 from collections.abc import Collection, Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
@@ -161,7 +161,8 @@ def to_rdflib_quads(dataset: rdflib.Dataset, quads: Iterable[Quad]) -> Iterable[
         return converted
 
     for quad in quads:
-        graph = contexts.get(quad.graph_name)
+        name = cast(NamedNode, quad.graph_name)  # the store's quads of named graphs
+        graph = contexts.get(name)
         if graph is None:
-            graph = contexts[quad.graph_name] = dataset.graph(rdflib.URIRef(quad.graph_name.value))
+            graph = contexts[name] = dataset.graph(rdflib.URIRef(name.value))
         yield term(quad.subject), term(quad.predicate), term(quad.object), graph

@@ -159,7 +159,7 @@ def may_act(triples: Iterable[Triple], needs: frozenset[str]) -> bool:
     rdf_type = RDF.type
     for triple in triples:
         predicate = triple.predicate.value
-        if predicate in needs or (triple.predicate == rdf_type and triple.object.value in needs):
+        if predicate in needs or (triple.predicate == rdf_type and getattr(triple.object, "value", None) in needs):
             return True
         if ("raw-label" in needs and predicate.startswith(RAW_LABEL.iri)) or ("self-loop" in needs and triple.subject == triple.object):
             return True

@@ -29,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import cast
 
 from pyoxigraph import NamedNode
 
@@ -111,7 +112,7 @@ def check_polarity(rows: Sequence[Row]) -> list[Finding]:
     """Odd loops of supports/opposes edges: one finding per unsat core, cores found one after another."""
     import z3
 
-    edges = [(row["source"], local_name(row["edge"].value), row["target"]) for row in rows]
+    edges = [(cast(NamedNode, row["source"]), local_name(row["edge"].value), cast(NamedNode, row["target"])) for row in rows]
     if not any(label == "opposes" for _, label, _ in edges):
         return []  # without an opposition every node can stand on one side
     nodes = sorted({end for source, _, target in edges for end in (source, target)}, key=lambda node: node.value)

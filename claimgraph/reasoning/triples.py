@@ -77,7 +77,7 @@ def reasoning_triples(parsed: ParsedGraph, profile: Profile, iris: IriScheme, pa
     contents = {node.id: node_content(profile, node) for node in parsed.nodes.values()}
     admitted = {node_id for node_id, content in contents.items() if content.text}
     result.nodes_without_text = len(contents) - len(admitted)
-    result.reading = choose_reading(table, (contents[node_id].source for node_id in admitted if contents[node_id].source))
+    result.reading = choose_reading(table, [source for node_id in admitted if (source := contents[node_id].source) is not None])
     resolutions = []
     for node in parsed.nodes.values():
         if node.id in admitted:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from pyoxigraph import NamedNode
 
@@ -47,7 +48,7 @@ def arche_pairs(documents: Iterable[Document], iris: IriScheme) -> list[Labelled
                   if (paper, sentence) != (first_paper, first_sentence)]
     for viewpoints in by_citation.values():
         ordered = sorted(viewpoints, key=lambda item: item[0])
-        pairs += [LabelledPair(a[2], b[2], False) for a, b in zip(ordered, ordered[1:]) if a[1] != b[1]]
+        pairs += [LabelledPair(a[2], b[2], False) for a, b in pairwise(ordered) if a[1] != b[1]]
     return pairs
 
 

@@ -15,7 +15,7 @@ from claimgraph.llm.config import LLMConfig
 from claimgraph.papers.audit import Activity, audit_trail, record
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore
-from claimgraph.testing.fake_llm import Reply, Rule, dropped, error, ok
+from claimgraph.testing.fake_llm import Reply, Rule, dropped, error
 
 TAG = CallTag("paper-a", "entities", 1)
 

@@ -51,7 +51,7 @@ def test_refused_cases_raise_a_loader_error_naming_the_file_and_the_problem(corp
             message = str(error)
             if not message.startswith(f"{case.path}: ") or case.fragment not in message or "\n" in message:
                 problems.append(f"{case.path.name}: {message[:300]!r} lacks {case.fragment!r}")
-        except Exception as error:  # the point of the test: any other type is a failure, reported by name
+        except Exception as error:  # noqa: BLE001 - the point of the test: any other type is a failure, reported by name
             problems.append(f"{case.path.name}: {type(error).__name__}: {str(error)[:200]}")
         else:
             problems.append(f"{case.path.name}: accepted, expected a refusal with {case.fragment!r}")
@@ -63,7 +63,7 @@ def test_accepted_cases_keep_every_string_byte_exact(corpus: list[HostileCase]) 
     for case in (case for case in corpus if case.outcome == "accepted"):
         try:
             held = document_strings(load_document(case.path))
-        except Exception as error:  # reported by name, so one bad case does not hide the others
+        except Exception as error:  # noqa: BLE001 - reported by name, so one bad case does not hide the others
             problems.append(f"{case.path.name}: {type(error).__name__}: {error}")
             continue
         problems += [f"{case.path.name}: missing {text!r}" for text in case.strings if text.encode("utf-8") not in held]

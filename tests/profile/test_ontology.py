@@ -54,7 +54,8 @@ def test_merge_policy_is_read_from_the_ontology_annotations() -> None:
     assert policies == {
         **dict.fromkeys(["Factor", "Variable", "StudyDesign", "StatisticalMethod"], "aggressive"),
         **dict.fromkeys(["Association", "Hypothesis", "ResearchQuestion", "Claim", "Viewpoint", "Evidence"], "cautious"),
-        **dict.fromkeys(["Paper", "Passage", "Sentence", "Reference", "CanonicalNode", "EdgeAnnotation", "ReasoningNode"], "never"),
+        **dict.fromkeys(["Paper", "Passage", "Sentence", "Reference", "CanonicalNode", "EdgeAnnotation", "ReasoningNode",
+                         "ConsensusNode", "ConsensusEdge"], "never"),
     }
 
 

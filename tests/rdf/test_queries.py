@@ -100,7 +100,7 @@ def test_shared_references_pair_papers_citing_a_work_with_the_same_abstract_view
                     for text in cited.values():
                         holders[text].add((paper_id, number))
     expected: Counter[tuple[str, str, str, str]] = Counter()
-    for text, refs in holders.items():
+    for refs in holders.values():
         for paper_a, ref_a in refs:
             for paper_b, ref_b in refs:
                 if paper_a < paper_b:

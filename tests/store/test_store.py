@@ -96,7 +96,7 @@ def test_replace_is_atomic_under_a_concurrent_reader(store: Store, iris: IriSche
                 with progress:
                     observed.append(count)
                     progress.notify_all()
-        except BaseException as error:  # reported by the main thread
+        except BaseException as error:  # noqa: BLE001 - reported by the main thread
             errors.append(error)
             with progress:
                 progress.notify_all()
@@ -109,7 +109,7 @@ def test_replace_is_atomic_under_a_concurrent_reader(store: Store, iris: IriSche
             store.replace_graph(graph, versions[write % 2])
             with progress:
                 seen = len(observed)
-                progress.wait_for(lambda: len(observed) >= seen + 2 or bool(errors))
+                progress.wait_for(lambda seen=seen: len(observed) >= seen + 2 or bool(errors))
     finally:
         stop.set()
         thread.join()

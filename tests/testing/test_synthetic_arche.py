@@ -261,6 +261,6 @@ def test_real_arche_dir_follows_the_environment_variable(monkeypatch: pytest.Mon
 
 
 def test_the_default_real_corpus_folder_is_next_to_the_checkout() -> None:
-    assert corpora.DEFAULT_ARCHE_DIR == Path(corpora.__file__).resolve().parents[3] / "shared" / "data" / "arche"
+    assert Path(corpora.__file__).resolve().parents[3] / "shared" / "data" / "arche" == corpora.DEFAULT_ARCHE_DIR
     assert (corpora.REPOSITORY_ROOT / "claimgraph").is_dir()
     assert corpora.ARCHE_ENV in corpora.ARCHE_SKIP_REASON and "\n" not in corpora.ARCHE_SKIP_REASON

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -64,7 +65,7 @@ def read_run(ctx: Context, name: str, graph: NamedNode) -> Run:
             entry["anchors"].add(row["anchor"].value)  # type: ignore[attr-defined]
         if "role" in row:
             entry["role"] = row["role"].value
-    run_nodes = [RunNode(iri, str(entry["type"]), str(entry["text"]), frozenset(entry["anchors"]), entry["role"])  # type: ignore[arg-type]
+    run_nodes = [RunNode(iri, str(entry["type"]), str(entry["text"]), frozenset(cast(set[str], entry["anchors"])), cast("str | None", entry["role"]))
                  for iri, entry in sorted(nodes.items())]
     edges = [(row["s"].value, row["p"].value, row["o"].value) for row in ctx.store.select(read_internal_query("run-edges"), {"run": graph})
              if row["s"].value in nodes and row["o"].value in nodes]
@@ -82,7 +83,7 @@ def build_consensus(ctx: Context, paper_id: str, embedder: Embedder, *, min_runs
         raise RunError(f"--min-runs {min_runs}: at least 1")
     runs = [read_run(ctx, name, graph) for name, graph in named]
     texts = sorted({node.text for run in runs for node in run.nodes})
-    vectors = (cache or EmbeddingCache(embedder, None)).embed(texts) if texts else []
+    vectors: Any = (cache or EmbeddingCache(embedder, None)).embed(texts) if texts else []
     alignment = align(runs, dict(zip(texts, vectors)), similarity)
     graph = consensus_graph(ctx, paper_id)
     ctx.store.replace_graphs({graph: consensus_triples(ctx, paper_id, graph, runs, alignment, min_runs)})

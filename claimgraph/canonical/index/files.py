@@ -7,6 +7,7 @@ import io
 import os
 import tempfile
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def sha256(data: bytes) -> str:
 def npz_bytes(**arrays: np.ndarray) -> bytes:
     """Arrays as the bytes of an uncompressed ``.npz`` archive (no pickles)."""
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, **cast(dict[str, Any], arrays))
     return buffer.getvalue()
 
 

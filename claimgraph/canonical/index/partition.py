@@ -58,7 +58,7 @@ class Partition:
         self._vectors = np.zeros((16, self.dimension), dtype=np.float32)
         self._alive = np.zeros(16, dtype=bool)
         self._row: dict[str, int] = {}
-        self.index = self._new_index()
+        self.index: faiss.Index = self._new_index()
         self._segments: list[dict[str, object]] = []
         self._snapshot: dict[str, object] | None = None
         self._alive_file: dict[str, object] | None = None
@@ -130,7 +130,7 @@ class Partition:
         """The ``k`` nearest live rows by cosine, best first."""
         if not self._row:
             return []
-        params = faiss.SearchParametersHNSW()
+        params = faiss.SearchParametersHNSW()  # type: ignore[attr-defined]
         params.efSearch = max(ef_search, k)
         selector = None  # must outlive the search, as must the bitmap it points to (kept on self)
         if len(self._row) < self.rows:

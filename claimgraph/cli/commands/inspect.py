@@ -124,7 +124,7 @@ def run_query(args: argparse.Namespace) -> int:
     with open_context(args, read_only=True) as ctx:
         result = ctx.store.query(sparql, bindings)
         if isinstance(result, (QuerySolutions, QueryBoolean)) and args.format != "table":
-            sys.stdout.buffer.write(result.serialize(format=getattr(QueryResultsFormat, args.format.upper())))
+            sys.stdout.buffer.write(result.serialize(format=getattr(QueryResultsFormat, args.format.upper())) or b"")
             sys.stdout.write("\n")
         elif isinstance(result, QuerySolutions):
             columns = [variable.value for variable in result.variables]
@@ -151,8 +151,8 @@ def run_stats(args: argparse.Namespace) -> int:
             from claimgraph.canonical.convergence import convergence
 
             measures = convergence(ctx).rows()
-            rows = [{"measure": Literal(name), "value": Literal(str(value), datatype=XSD.integer)} for name, value in measures]
-            print_rows(["measure", "value"], rows, args.format, title=f"convergence of {ctx.store.location}")
+            figures: list[dict[str, Term]] = [{"measure": Literal(name), "value": Literal(str(value), datatype=XSD.integer)} for name, value in measures]
+            print_rows(["measure", "value"], figures, args.format, title=f"convergence of {ctx.store.location}")
             return 0
         rows = ctx.store.select(read_named_query("store-totals"))
         rows += [{"measure": row["type"], "value": row["nodes"]} for row in ctx.store.select(read_named_query("nodes-per-type"))]

@@ -33,9 +33,9 @@ from pypdf.errors import LimitReachedError
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document
+from claimgraph.loaders.formats.text import TITLE_MAX_CHARS, build_document
 from claimgraph.loaders.limits import MAX_PDF_DECOMPRESSED_BYTES, MAX_PDF_PAGES, MIB, limit_error
 from claimgraph.loaders.sentences import sentence_spans
-from claimgraph.loaders.formats.text import TITLE_MAX_CHARS, build_document
 from claimgraph.loaders.text_input import read_bytes
 
 PASSAGE_SENTENCES = 6
@@ -158,13 +158,13 @@ def _metadata_title(reader: PdfReader) -> str:
     """The document information title when it is short text; '' when absent, too long or unreadable."""
     try:
         title = _storable(str(reader.metadata.title or "").strip()) if reader.metadata else ""
-    except Exception:  # a broken info dictionary only costs the title
+    except Exception:  # noqa: BLE001 - pypdf raises many types on a broken info dictionary: it only costs the title
         return ""
     return title if len(title) <= TITLE_MAX_CHARS else ""
 
 
 def load_pdf(path: Path) -> Document:
-    with apply_configuration(**_STREAM_LIMITS):
+    with apply_configuration(None, **_STREAM_LIMITS):
         reader = _reader(path)
         _check_content_size(path, reader)
         pages = _page_texts(path, reader)

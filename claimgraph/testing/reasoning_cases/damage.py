@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from claimgraph.testing.reasoning_cases.cuts import (
     MALFORMED,
@@ -45,7 +46,7 @@ def _cut(bench: Bench, model: Model, mutation: str, wrap: str, where: Callable[[
     return built(rendered.text[:cut], model, (mutation, *extra), cut_verdict(rendered, cut, model.verdict(), model.surface.fmt))
 
 
-def _fraction_recipe(mutation: str, wrap: str, fmt: str = "dot", incident: bool = False, **fixed: object) -> Callable[[Bench], Built]:
+def _fraction_recipe(mutation: str, wrap: str, fmt: str = "dot", incident: bool = False, **fixed: Any) -> Callable[[Bench], Built]:
     """A cut at a fraction of the whole text; ``incident``: wrapped as in the reported incident (``Sure! Here is the graph:``)."""
     def build(bench: Bench) -> Built:
         model = bench.model(fmt, **fixed)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 from claimgraph.loaders.document import Document
 from claimgraph.testing.reasoning_cases.graphs import FAMILIES, LABEL_FAMILY, CleanGraph, Source
@@ -217,7 +218,7 @@ def conflicting_anchors(model: Model, rng: random.Random, form: str) -> None:
         if form == "field":
             model.relabel(node_id, form="prefix", tuple_text="(0,0,0)", role=role)
             index = model.node_index(node_id)
-            model.entries[index] = replace(model.entries[index], source_field=model.graph.node(node_id).source)
+            model.entries[index] = replace(cast(NodeEntry, model.entries[index]), source_field=model.graph.node(node_id).source)
         else:
             model.relabel(node_id, form=form, role=role)
 
@@ -301,7 +302,7 @@ def reversed_root(model: Model, rng: random.Random, how: str) -> None:
     leaf = rng.choice(model.graph.leaves())
     if how == "attr":
         index = model.node_index(leaf)
-        model.entries[index] = replace(model.entries[index], root_attr=True)
+        model.entries[index] = replace(cast(NodeEntry, model.entries[index]), root_attr=True)
     else:
         model.relabel(leaf, role=rng.choice(("Conclusion", "Root")), form="prefix")
     model.set_node(leaf, marked_root=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from claimgraph.loaders.document import Document
 from claimgraph.testing.reasoning_cases.graphs import CleanGraph, Source
@@ -76,7 +77,7 @@ class Bench:
         )
         return replace(surface, **fixed)  # type: ignore[arg-type]
 
-    def model(self, fmt: str = "dot", role_name: dict[str, str] | None = None, **fixed: object) -> Model:
+    def model(self, fmt: str = "dot", role_name: dict[str, str] | None = None, **fixed: Any) -> Model:
         return build_model(self.graph, self.surface(fmt, **fixed), self.rng, role_name)
 
     def wrap(self, draft: Draft, fmt: str, how: str, close_fence: bool = True, incident: bool = False) -> tuple[Draft, tuple[str, ...]]:

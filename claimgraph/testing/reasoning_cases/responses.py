@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -231,7 +232,8 @@ def json_statement(entry: Entry, from_to: bool) -> Statement:
 
 def json_draft(nodes: list[NodeEntry], edges: list[EdgeEntry], from_to: bool) -> Draft:
     items: list[Statement | str] = []
-    for group, closing in ((nodes, '\n  ],\n  "edges": [\n'), (edges, "")):
+    groups: tuple[tuple[Sequence[Entry], str], ...] = ((nodes, '\n  ],\n  "edges": [\n'), (edges, ""))
+    for group, closing in groups:
         for index, entry in enumerate(group):
             items += ["    ", json_statement(entry, from_to), ",\n" if index < len(group) - 1 else ""]
         if closing:

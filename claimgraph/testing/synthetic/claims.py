@@ -225,7 +225,7 @@ class ClaimFactory:
         elif kind == PARAPHRASE:
             changed = replace(claim, clause=self._render(self.rng.choice(templates["paraphrase"]), claim))
         else:
-            raise SyntheticCorpusError(f"unknown claim variant {kind!r}; known: {HARD_NEGATIVE_KINDS + (PARAPHRASE,)}")
+            raise SyntheticCorpusError(f"unknown claim variant {kind!r}; known: {(*HARD_NEGATIVE_KINDS, PARAPHRASE)}")
         return changed
 
     def _moved(self, claim: Claim, domain: Domain) -> Claim:
