@@ -9,8 +9,11 @@ the server as one transaction.
 The update is derived from ``activity_triples``: the activities are rendered
 with a placeholder number, then every term that depends on the number (the
 activity IRI, IRIs under it, the ``cg:sequence`` value) becomes an expression
-of the number computed in the update, and every other term is bound with
-VALUES. Whatever ``activity_triples`` writes is written here the same way.
+of the number computed in the update, and every other term is written as the
+RDF library writes it in N-Triples (as INSERT DATA is), not bound with VALUES:
+a record of ten activities would need hundreds of variables, which overflow
+Virtuoso's stack. Whatever ``activity_triples`` writes is written here the
+same way.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import TYPE_CHECKING
 from pyoxigraph import BlankNode, Literal, NamedNode
 
 from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.binding import Term, bind
+from claimgraph.rdf.binding import Term, tokenize
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import expand_fragments, read_internal_query
 from claimgraph.rdf.vocab import CG
@@ -41,15 +44,12 @@ def append_update(iris: IriScheme, paper_id: str, activities: Sequence[Activity]
     bindings: dict[str, Term] = {"audit": audit}
     template: list[str] = []
     binds: list[str] = []
-    terms: dict[Term, str] = {}
 
     def variable(term: Term) -> str:
+        """The term in N-Triples form, escaped by pyoxigraph (a constant of the template)."""
         if isinstance(term, BlankNode):
-            raise ClaimgraphError("an audit activity holds a blank node, which an appending update cannot bind; use an IRI")
-        if term not in terms:
-            terms[term] = f"?v{len(terms)}"
-            bindings[terms[term][1:]] = term
-        return terms[term]
+            raise ClaimgraphError("an audit activity holds a blank node, which an appending update cannot write; use an IRI")
+        return str(term)
 
     for offset, activity in enumerate(activities):
         node = activity_iri(audit, PLACEHOLDER, activity)
@@ -79,5 +79,19 @@ def append_update(iris: IriScheme, paper_id: str, activities: Sequence[Activity]
         "INSERT { GRAPH ?audit {\n" + "\n".join(template) + "\n} }\nWHERE {\n"
         f"{{ {last} }}\n" + "\n".join(binds) + "\n}"
     )
-    return bind(expand_fragments(text), bindings)
+    return with_constants(expand_fragments(text), bindings)
+
+
+def with_constants(sparql: str, bindings: dict[str, Term]) -> str:
+    """Each ``?name`` token of a bound variable replaced by its term in N-Triples form (strings, IRIs and comments untouched).
+
+    Not VALUES here: Virtuoso 7 cannot compile (SQ156) a VALUES-bound graph
+    that a sub-select and a BIND both use, and this update has both. The
+    variables replaced stand only where a term may (GRAPH, STR(...)).
+    """
+    parts = []
+    for token in tokenize(sparql):
+        name = token.text[1:] if token.kind == "var" else None
+        parts.append(str(bindings[name]) if name in bindings else token.text)
+    return "".join(parts)
 

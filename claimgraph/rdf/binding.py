@@ -4,7 +4,7 @@ A template names a variable (``?graph``) and the caller binds it to a
 pyoxigraph term. ``bind`` lexes the SPARQL text (strings, IRIs and comments are
 single tokens, so a ``?graph`` inside ``"what is ?graph"`` or
 ``<http://ex/q?graph=1>`` is never touched) and opens every WHERE group that
-mentions a bound variable with ``VALUES (?graph ...) { (<term> ...) }``. The
+mentions a bound variable with ``VALUES ?graph { <term> }`` (one per variable). The
 group of an update operation also gets the variables its DELETE/INSERT
 templates use. Terms are written in their N-Triples form by the RDF library,
 which does the escaping. The same text runs on the embedded store and on any
@@ -151,10 +151,13 @@ def _close_operation(groups: list[_Group], end: int) -> None:
 
 
 def values_block(names: list[str], bindings: Mapping[str, Term]) -> str:
-    """``VALUES (?a ?b) { (<x> "y") }`` for the named bindings."""
-    head = " ".join(f"?{name}" for name in names)
-    row = " ".join(str(bindings[name]) for name in names)
-    return f" VALUES ({head}) {{ ({row}) }} "
+    """``VALUES ?a { <x> } VALUES ?b { "y" }`` for the named bindings.
+
+    One block per variable, not one row of several: the same solutions, and
+    Virtuoso 7 fails with an internal error (SP031) on a multi-variable block
+    whose variable a nested group binds again.
+    """
+    return " " + " ".join(f"VALUES ?{name} {{ {bindings[name]} }}" for name in names) + " "
 
 
 def _check_terms(bindings: Mapping[str, object]) -> None:

@@ -96,6 +96,11 @@ class _Watchdog:
     """One daemon thread that shuts down the sockets of calls whose deadline passed."""
 
     def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        """Fresh state; also in a forked child, which inherits the parent's objects but not its thread."""
+        self._pid = os.getpid()
         self._heap: list[tuple[float, int, socket.socket]] = []
         self._cancelled: set[int] = set()
         self._counter = itertools.count()
@@ -103,6 +108,8 @@ class _Watchdog:
         self._thread: threading.Thread | None = None
 
     def watch(self, deadline: float, sock: socket.socket) -> int:
+        if self._pid != os.getpid():
+            self._reset()
         with self._condition:
             key = next(self._counter)
             heapq.heappush(self._heap, (deadline, key, sock))
@@ -153,6 +160,7 @@ class HttpClient:
         self.settings = settings or HttpSettings()
         self._authorization = authorization
         self._local = threading.local()
+        self._pid = os.getpid()
         self._ssl = ssl.create_default_context()
 
     def request(self, method: str, url: str, body: bytes | None = None, headers: Mapping[str, str] | None = None,
@@ -192,7 +200,9 @@ class HttpClient:
         connections.clear()
 
     def _connection(self, parts: urllib.parse.SplitResult, remaining: float) -> tuple[http.client.HTTPConnection, bool]:
-        """The thread's kept connection to the host (reused: True), or a new one."""
+        """The thread's kept connection to the host (reused: True), or a new one (always, in a forked child: the parent owns its sockets)."""
+        if self._pid != os.getpid():
+            self._local, self._pid = threading.local(), os.getpid()
         connections: dict[tuple[str, str, int], http.client.HTTPConnection] = self._local.__dict__.setdefault("connections", {})
         scheme = parts.scheme.lower()
         port = parts.port or (443 if scheme == "https" else 80)

@@ -14,7 +14,7 @@ import urllib.parse
 from collections.abc import Iterable, Iterator
 
 import pyoxigraph
-from pyoxigraph import NamedNode, Quad, QueryResultsFormat, RdfFormat
+from pyoxigraph import NamedNode, Quad, QueryResultsFormat, QuerySolutions, RdfFormat
 
 from claimgraph.errors import StoreError
 from claimgraph.store.base import QueryResult, Store
@@ -50,6 +50,7 @@ class RemoteStore(Store):
         self.settings = settings or HttpSettings()
         self.http = HttpClient(self.settings, authorization if authorization is not None else authorization_from_environment())
         self.shared = True
+        self.empty_graph_pattern = True
         self.dataset_reads = gsp_url is not None
         """Whether a GET of the Graph Store without a graph answers the whole dataset (Oxigraph does; the protocol does not ask it)."""
 
@@ -68,10 +69,13 @@ class RemoteStore(Store):
     # ------------------------------------------------------------ protocol
 
     def _call(self, url: str, body: str, content_type: str, accept: str | None, idempotent: bool) -> Response:
-        headers = {"Content-Type": f"{content_type}; charset=utf-8"}
+        if content_type == "application/x-www-form-urlencoded":
+            headers, payload = {"Content-Type": content_type}, body.encode("ascii")
+        else:
+            headers, payload = {"Content-Type": f"{content_type}; charset=utf-8"}, body.encode("utf-8")
         if accept:
             headers["Accept"] = accept
-        response = self.http.request("POST", url, body.encode("utf-8"), headers, idempotent=idempotent)
+        response = self.http.request("POST", url, payload, headers, idempotent=idempotent)
         return self._checked(url, response)
 
     def _checked(self, url: str, response: Response) -> Response:
@@ -91,19 +95,28 @@ class RemoteStore(Store):
         return response
 
     def _query(self, sparql: str) -> QueryResult:
-        response = self._call(self.query_url, sparql, "application/sparql-query", _QUERY_ACCEPT, idempotent=True)
+        # A URL-encoded form: every SPARQL 1.1 server takes it (Virtuoso 7 never answers a POST of application/sparql-query).
+        form = urllib.parse.urlencode({"query": sparql})
+        accept = _GRAPH_ACCEPT if _query_form(sparql) in ("CONSTRUCT", "DESCRIBE") else _QUERY_ACCEPT
+        response = self._call(self.query_url, form, "application/x-www-form-urlencoded", accept, idempotent=True)
         media = _media_type(response.content_type)
         try:
             if media in _RESULT_FORMATS:
-                return pyoxigraph.parse_query_results(response.body, _RESULT_FORMATS[media])
+                parsed = pyoxigraph.parse_query_results(response.body, _RESULT_FORMATS[media])
+                if isinstance(parsed, QuerySolutions):
+                    for _ in parsed:
+                        pass  # the parser is lazy: a bad answer is found here, not in the caller's loop
+                    parsed = pyoxigraph.parse_query_results(response.body, _RESULT_FORMATS[media])
+                return parsed
             rdf_format = RdfFormat.from_media_type(media) if media else None
             if rdf_format is None:
                 raise StoreError(f"SPARQL endpoint {self.query_url} answered {media or 'no content type'}, not SPARQL results: "
                                  f"{first_line(response.body)}")
-            return (quad.triple for quad in pyoxigraph.parse(response.body, format=rdf_format))
+            return iter([quad.triple for quad in pyoxigraph.parse(response.body, format=rdf_format)])
         except SyntaxError as error:
             raise StoreError(f"SPARQL endpoint {self.query_url} answered {media} that does not parse ({error}): "
                              f"{first_line(response.body)}") from error
+
 
     def _update(self, sparql: str) -> None:
         self._call(self.update_url, sparql, "application/sparql-update", None, idempotent=False)
@@ -134,6 +147,21 @@ class RemoteStore(Store):
             return (quad.triple for quad in pyoxigraph.parse(response.body, format=rdf_format))
         result = self.query("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph})
         return iter(list(result))  # type: ignore[arg-type]
+
+    def graph_names(self) -> list[NamedNode]:
+        """The named graphs that hold triples, sorted by IRI.
+
+        ``GRAPH ?g { }`` lists graphs from an index on Oxigraph; Virtuoso 7
+        answers it with one row and no graph, so the first such answer switches
+        this store to ``GRAPH ?g { ?s ?p ?o }``, which every engine answers.
+        """
+        if self.empty_graph_pattern:
+            rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
+            if rows and not any("g" in row for row in rows):
+                self.empty_graph_pattern = False
+        if not self.empty_graph_pattern:
+            rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }")
+        return sorted((row["g"] for row in rows if isinstance(row.get("g"), NamedNode)), key=lambda graph: graph.value)  # type: ignore[misc]
 
     def graph_ntriples(self, graph: NamedNode) -> bytes:
         """The graph as N-Triples: the Graph Store's answer as it came when it is N-Triples, else re-written."""
@@ -170,6 +198,14 @@ class RemoteStore(Store):
             url = _with_query(self.gsp_url, {"graph": graph.value})
             headers = {"Content-Type": "application/n-triples"}
             self._checked(self.gsp_url, self.http.request("POST", url, body, headers, idempotent=True))
+
+
+def _query_form(sparql: str) -> str:
+    """SELECT, ASK, CONSTRUCT or DESCRIBE: the first keyword after the prologue."""
+    from claimgraph.rdf.binding import tokenize
+
+    words = [token.text.upper() for token in tokenize(sparql) if token.kind == "word"]
+    return next((word for word in words if word in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")), "SELECT")
 
 
 def _media_type(content_type: str) -> str:
