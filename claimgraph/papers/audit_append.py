@@ -19,7 +19,7 @@ same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
@@ -73,7 +73,8 @@ def append_update(iris: IriScheme, paper_id: str, activities: Sequence[Activity]
             return variable(term)
 
         for triple in activity_triples(iris, paper_id, PLACEHOLDER, activity):
-            template.append(f"{position(triple.subject)} {position(triple.predicate)} {position(triple.object, triple.predicate)} .")
+            subject, predicate, obj = cast(Term, triple.subject), cast(Term, triple.predicate), cast(Term, triple.object)
+            template.append(f"{position(subject)} {position(predicate)} {position(obj, predicate)} .")
     last = read_internal_query("audit-last-sequence")
     text = (
         "INSERT { GRAPH ?audit {\n" + "\n".join(template) + "\n} }\nWHERE {\n"

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import cast
 
 import rdflib
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
@@ -170,8 +171,9 @@ def _independent_groups(graphs: list[GraphInput]) -> list[list[GraphInput]]:
         for triple in graph.triples:
             if isinstance(triple.subject, BlankNode) or isinstance(triple.object, BlankNode):
                 clash.add(index)
-            if owner.setdefault(triple.subject.value, index) != index:
-                clash.update({index, owner[triple.subject.value]})
+            subject = cast(NamedNode | BlankNode, triple.subject)
+            if owner.setdefault(subject.value, index) != index:
+                clash.update({index, owner[subject.value]})
     for index, graph in enumerate(graphs):
         for triple in graph.triples:
             if isinstance(triple.object, NamedNode) and owner.get(triple.object.value, index) != index:
@@ -234,7 +236,7 @@ def to_rdflib(triples: Iterable[Triple]) -> rdflib.Graph:
                 return rdflib.Literal(term.value, lang=term.language)
             if term.datatype == XSD.string:
                 return rdflib.Literal(term.value)
-            return rdflib.Literal(term.value, datatype=convert(term.datatype))
+            return rdflib.Literal(term.value, datatype=iris.get(term.datatype.value) or rdflib.URIRef(term.datatype.value))
         raise TypeError(f"unsupported RDF term {term!r}")
 
     # rdflib logs a warning with a traceback for each ill-typed literal ("high"^^xsd:decimal); the shapes report those.

@@ -25,6 +25,7 @@ import os
 import tempfile
 from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
 from pyoxigraph import Triple
 
@@ -67,7 +68,7 @@ def _remove(path: str, pid: int) -> None:
             os.unlink(path)
 
 
-def _session(shex_texts: tuple[str, ...]):  # type: ignore[no-untyped-def]
+def _session(shex_texts: tuple[str, ...]) -> Any:
     """A fresh rudof session holding the profile's schema."""
     import pyrudof
 

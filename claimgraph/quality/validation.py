@@ -65,7 +65,8 @@ def validate_store(ctx: Context, paper_ids: Iterable[str] | None = None, workers
 def unfinished_papers(store: Store, iris: IriScheme, paper_ids: Iterable[str] | None = None) -> list[str]:
     """Ids of the papers (all, or those given) that were loaded but never gated: a run stopped between the two."""
     wanted = set(paper_ids) if paper_ids is not None else None
-    found = {iris.paper_id_of(row["paper"]) for row in store.select(read_internal_query("unfinished-papers")) if isinstance(row.get("paper"), NamedNode)}
+    rows = store.select(read_internal_query("unfinished-papers"))
+    found = {iris.paper_id_of(paper) for row in rows if isinstance(paper := row.get("paper"), NamedNode)}
     return sorted(paper_id for paper_id in found if paper_id is not None and (wanted is None or paper_id in wanted))
 
 

@@ -37,7 +37,7 @@ EXPORT_FORMATS: dict[str, RdfFormat] = {
 
 def ntriples(triples: Iterable[Triple]) -> str:
     """Triples as N-Triples text, escaped by the RDF library."""
-    return pyoxigraph.serialize(list(triples), format=RdfFormat.N_TRIPLES).decode("utf-8")
+    return (pyoxigraph.serialize(list(triples), format=RdfFormat.N_TRIPLES) or b"").decode("utf-8")
 
 
 def insert_data_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
@@ -225,4 +225,4 @@ class Store(ABC):
         items: list[Quad] | list[Triple] = quads
         if not rdf_format.supports_datasets:
             items = list(dict.fromkeys(quad.triple for quad in quads))
-        return pyoxigraph.serialize(items, format=rdf_format, prefixes=dict(prefixes or {}))
+        return pyoxigraph.serialize(items, format=rdf_format, prefixes=dict(prefixes or {})) or b""

@@ -63,7 +63,7 @@ def install(kill_at: int | None = None, during: bool = False, after_write: After
 
     EmbeddedStore._update = _counting(EmbeddedStore._update, kill_at, during, after_write, True)  # type: ignore[method-assign]
     RemoteStore._update = _counting(RemoteStore._update, kill_at, during, after_write, True)  # type: ignore[method-assign]
-    os.replace = _counting(os.replace, kill_at, during, after_write, False)  # type: ignore[assignment]
+    os.replace = _counting(os.replace, kill_at, during, after_write, False)
 
 
 def writes_so_far() -> int:
@@ -189,7 +189,7 @@ def run_forked(argv: list[str], kill_at: int | None = None, during: bool = False
 
 
 def pipe() -> tuple[Any, Any]:
-    return _forkserver().Pipe()  # type: ignore[no-any-return]
+    return _forkserver().Pipe()
 
 
 def event() -> Any:
