@@ -90,6 +90,12 @@ class IngestResult:
         return len(self.failures) + sum(1 for report in self.extractions if report.residual) + violations
 
 
+def naming(path: Path, failure: ClaimgraphError) -> str:
+    """The failure's message, led by the file it happened to (a store error does not know the file)."""
+    message = str(failure)
+    return message if message.startswith(str(path)) else f"{path}: {message}"
+
+
 def needs_extraction(document: Document) -> bool:
     """Prose inputs go through the LLM; inputs that already hold atomic claims (ARCHE) do not."""
     return not document.viewpoints
@@ -139,8 +145,9 @@ class Workflow:
                     raise ClaimgraphError(f"{path}: paper id {document.paper_id!r} already ingested from {seen[document.paper_id]} in this batch")
                 store_document(self.ctx.store, self.ctx.iris, document, replace)
             except ClaimgraphError as failure:
-                result.failures.append(IngestFailure(path, str(failure)))
-                self.progress.advance("load", item=path.name, error=str(failure))
+                message = naming(path, failure)
+                result.failures.append(IngestFailure(path, message))
+                self.progress.advance("load", item=path.name, error=message)
                 continue
             seen[document.paper_id] = path
             result.papers.append(document.paper_id)
@@ -314,7 +321,7 @@ class Workflow:
                 if report is not None:
                     report.measures.append(("repaired", measure_with_shapes(self.ctx, document.paper_id, self.ctx.iris.paper(document.paper_id))))
             except ClaimgraphError as failure:
-                error = str(failure)
+                error = naming(path, failure)
                 result.failures.append(IngestFailure(path, error))
             self.progress.advance("repair", item=document.paper_id, error=error)
         self.progress.finish("repair")

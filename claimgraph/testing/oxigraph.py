@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from claimgraph.errors import StoreError
@@ -52,9 +53,22 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=10)
 
 
+@dataclass(frozen=True)
+class OxigraphServer:
+    url: str
+    pid: int
+
+
 @contextmanager
 def running_oxigraph(location: Path, port: int | None = None, startup_seconds: float = 30.0) -> Iterator[str]:
     """Run ``oxigraph serve`` on a store directory; yields its base URL, stops it on exit."""
+    with oxigraph_server(location, port, startup_seconds) as server:
+        yield server.url
+
+
+@contextmanager
+def oxigraph_server(location: Path, port: int | None = None, startup_seconds: float = 30.0) -> Iterator[OxigraphServer]:
+    """``running_oxigraph`` yielding the server's URL and process id (for memory figures)."""
     binary = oxigraph_binary()
     if binary is None:
         raise StoreError("the oxigraph server binary is not installed (pip install oxigraph)")
@@ -75,6 +89,6 @@ def running_oxigraph(location: Path, port: int | None = None, startup_seconds: f
             if time.monotonic() > deadline:
                 raise StoreError(f"oxigraph serve did not answer on {base_url} within {startup_seconds:.0f} s")
             time.sleep(0.05)
-        yield base_url
+        yield OxigraphServer(base_url, process.pid)
     finally:
         stop(process)

@@ -123,3 +123,16 @@ def test_two_files_with_one_id_in_a_batch_keep_the_first(tmp_path: Path, capsys:
     assert main(["--store", str(tmp_path / "store"), "ingest", "--no-canonicalize", str(batch)]) == 1
     err = capsys.readouterr().err
     assert any("b.json" in line and "already ingested from" in line for line in err.splitlines())
+
+
+def test_a_failing_server_is_quoted_on_one_line_per_file_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from claimgraph.testing.sparql_doubles import Answer, scripted_sparql_server
+
+    files = [arche_file(tmp_path, f"{name}.json", name, f"Sentence of {name}.") for name in ("first", "second")]
+    with scripted_sparql_server([Answer(status=500, body=b"storage exploded: disk full", content_type="text/plain")]) as server:
+        code = main(["--query-url", f"{server.url}/sparql", "--store-retries", "0", "ingest", "--no-canonicalize", *map(str, files)])
+    err = capsys.readouterr().err
+    assert code == 1
+    failed = [line for line in err.splitlines() if line.startswith("failed: ")]
+    assert [line.split(": ", 2)[1] for line in failed] == [str(path) for path in files]
+    assert all("HTTP 500: storage exploded: disk full" in line for line in failed)
