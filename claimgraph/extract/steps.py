@@ -169,33 +169,32 @@ class Extractor:
         await self._each_passage(extraction, one)
         return log
 
-    def node_failures(self, extraction: PaperExtraction, passage: Passage) -> dict[tuple[int, str], str]:
+    async def node_failures(self, extraction: PaperExtraction, passage: Passage) -> dict[tuple[int, str], str]:
         """Nodes of the passage that fail their shape, with the one-line reason.
 
         Only nodes (with their Association slots) are checked: relation edges are
         left out, since unknown labels are the alias repair's business, not a
-        reason to re-prompt for a node.
+        reason to re-prompt for a node. The triples are built here, in the event
+        loop's thread: other passages' replies add nodes to ``extraction``
+        meanwhile, so the worker thread gets a finished list, never the live dict.
         """
-        nodes_only = PaperExtraction(extraction.document, extraction.nodes)
+        nodes_only = PaperExtraction(extraction.document, dict(extraction.nodes))
         triples = list(extraction_triples(nodes_only, self.iris, self.profile))
-        key_of = {node_iri(self.iris, extraction.document.paper_id, n).value: (n.passage, n.id) for n in extraction.passage_nodes(passage.index)}
-        failures = {}
-        for focus, _blank, _shape, passed, reason in shape_results(triples, self.compiled):
-            if not passed and focus in key_of:
-                failures[key_of[focus]] = reason
-        return failures
+        key_of = {node_iri(self.iris, extraction.document.paper_id, n).value: (n.passage, n.id) for n in nodes_only.passage_nodes(passage.index)}
+        rows = await self.turns.run(shape_results, triples, self.compiled)
+        return {key_of[focus]: reason for focus, _blank, _shape, passed, reason in rows if not passed and focus in key_of}
 
     async def _revalidate(self, extraction: PaperExtraction, passage: Passage, log: StepLog) -> None:
         """Focused re-prompts for failing nodes; what still fails after the bound is dropped."""
         for attempt in range(self.max_reprompts + 1):
-            failures = await self.turns.run(self.node_failures, extraction, passage)
+            failures = await self.node_failures(extraction, passage)
             if not failures:
                 return
             if attempt == self.max_reprompts:
                 break
             for key, reason in failures.items():
                 await self._reprompt(extraction, passage, extraction.nodes[key], reason, log, attempt + 1)
-        for key, reason in (await self.turns.run(self.node_failures, extraction, passage)).items():
+        for key, reason in (await self.node_failures(extraction, passage)).items():
             node = extraction.nodes[key]
             log.notes.append(f"passage {passage.index}: dropped {node.type} {node.id} ({reason})")
             extraction.drop_node(node)

@@ -168,8 +168,9 @@ def test_ingest_extracts_prose_through_an_llm_endpoint_and_reuses_the_cache(caps
         assert code == 0, out + err
         calls = len(server.chat_requests())
         assert calls == 15 and "extraction gate: soil-warming" in out
-        code, out, _ = run(capsys, *args)
-        assert code == 0 and len(server.chat_requests()) == calls, "the second run is served by the cache"
+        code, out, err = run(capsys, *args)
+        assert code == 0, out + err
+        assert len(server.chat_requests()) == calls, "the second run is served by the cache"
     with open_store(store_dir) as store:
         assert store.scalar("SELECT (COUNT(?n) AS ?c) WHERE { GRAPH ?g { ?n a <https://w3id.org/claimgraph/ontology/v1#Hypothesis> } }",
                             {"g": IriScheme().paper("soil-warming")}) == 4

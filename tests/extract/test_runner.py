@@ -218,6 +218,29 @@ def test_association_missing_arg1_is_fixed_by_a_focused_reprompt(fake_llm, run) 
     assert result.report.steps[0].reprompts == 1 and result.measures("entities")["shape_violations"] == 0
 
 
+def test_work_handed_to_the_store_thread_never_holds_the_extraction_being_edited(fake_llm, run, monkeypatch) -> None:
+    """Other passages' replies add nodes while a validation runs in the worker thread; the worker must get finished lists."""
+    from claimgraph.extract import runner
+    from claimgraph.extract.model import PaperExtraction
+    from claimgraph.extract.steps import StoreTurns
+
+    handed: list[object] = []
+
+    class RecordingTurns(StoreTurns):
+        async def run(self, work, *args):
+            handed.extend(args)
+            return await super().run(work, *args)
+
+    monkeypatch.setattr(runner, "StoreTurns", RecordingTurns)
+    broken = entities(node("E1", "Factor", "shade", 1), node("E3", "Association", "Shade slows moss growth", 1, arg0="E1"))
+    script = clean_script(entities_p1=[broken])
+    script.insert(0, Rule([broken], contains="failed validation", phase="entities"))
+    run(fake_llm(script))()
+    assert handed, "the run used the store thread"
+    live = [type(arg).__name__ for arg in handed if isinstance(arg, PaperExtraction) or (isinstance(arg, dict) and any(isinstance(k, tuple) for k in arg))]
+    assert live == []
+
+
 def test_a_node_still_invalid_after_the_bound_is_dropped_and_recorded(fake_llm, run) -> None:
     broken = entities(node("E1", "Factor", "shade", 1), node("E3", "Association", "Shade slows moss growth", 1, arg0="E1"))
     script = clean_script(entities_p1=[broken], relations_p1=[relations()])
