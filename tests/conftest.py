@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import replace
@@ -37,6 +38,26 @@ HOSTILE_LABELS = [
     " ",
     "",
 ]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Sidecars of the tests' remote stores go to a temporary cache, not the user's ``~/.cache``.
+
+    The exported ONNX model keeps its usual place: it is derived from the
+    installed model package only, and exporting it again would cost every run.
+    """
+    from claimgraph.canonical.onnx_export import model_cache_root
+
+    saved = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "CLAIMGRAPH_MODEL_CACHE")}
+    os.environ["CLAIMGRAPH_MODEL_CACHE"] = str(model_cache_root())
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
+    yield Path(os.environ["XDG_CACHE_HOME"])
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

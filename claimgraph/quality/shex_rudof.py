@@ -13,18 +13,20 @@ entries, so the map names classes (``{FOCUS rdf:type <Class>}@<Shape>``), one
 entry per class, not one per node. A rudof session keeps the verdicts of
 earlier validations (a node it once found conforming stays so after the data
 changes, and every report repeats all earlier nodes), so each graph gets a
-fresh session, which loads the schema compiled once per process. Set
+fresh session, which loads the schema compiled once (a file shared by all
+processes, see ``_compiled_schema``). Set
 ``CLAIMGRAPH_SHEX_ENGINE=pyshex`` to validate with pyshex alone.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
+import hashlib
 import os
 import tempfile
 from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from pyoxigraph import Triple
@@ -49,23 +51,40 @@ def rudof_available() -> bool:
 
 
 @cache
-def _compiled_schema(shex_texts: tuple[str, ...], pid: int) -> str:
-    """The schema compiled by rudof into a file of this process (``pid``: forked workers compile their own)."""
+def _compiled_schema(shex_texts: tuple[str, ...]) -> str:
+    """The schema compiled by rudof, in a temporary file named by the schema's and rudof's hash.
+
+    One file per schema and rudof version, shared by every process: a process
+    that finds it reads it; one that does not writes it under a name of its
+    own and renames it into place, so no reader sees half a file and nothing
+    is left behind by workers that exit without running ``atexit``.
+    """
     import pyrudof
 
+    digest = hashlib.sha256("\n".join((_rudof_version(), *shex_texts)).encode("utf-8")).hexdigest()[:24]
+    path = Path(tempfile.gettempdir()) / f"claimgraph-shex-{digest}.bin"
+    if path.is_file():
+        return str(path)
     session = pyrudof.Rudof(pyrudof.RudofConfig())
     session.read_shex("\n".join(shex_texts), reader_mode=pyrudof.ReaderMode.Strict)
-    handle, path = tempfile.mkstemp(prefix="claimgraph-shex-", suffix=".bin")
+    handle, partial = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=".partial", dir=path.parent)
     os.close(handle)
-    session.compile_shex_to_file(path)
-    atexit.register(_remove, path, pid)
-    return path
+    try:
+        session.compile_shex_to_file(partial)
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+    return str(path)
 
 
-def _remove(path: str, pid: int) -> None:
-    if os.getpid() == pid:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
+def _rudof_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pyrudof")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _session(shex_texts: tuple[str, ...]) -> Any:
@@ -73,7 +92,7 @@ def _session(shex_texts: tuple[str, ...]) -> Any:
     import pyrudof
 
     session = pyrudof.Rudof(pyrudof.RudofConfig())
-    session.read_shex_precompiled(_compiled_schema(shex_texts, os.getpid()))
+    session.read_shex_precompiled(_compiled_schema(shex_texts))
     return session
 
 
