@@ -36,6 +36,7 @@ from pyoxigraph import NamedNode, Triple
 from claimgraph.context import Context, vocabulary_content
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import Activity, now, record
+from claimgraph.papers.audit_append import append_update
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.vocabulary import RAW_LABEL
 from claimgraph.quality.gate import GateReport, evaluate_gate, gate_activity, gate_paper, given_nodes, measure_graph, residual_triples
@@ -43,6 +44,7 @@ from claimgraph.quality.reports import RuleViolation
 from claimgraph.rdf.queries import read_internal_query, read_sparql_file
 from claimgraph.rdf.vocab import CG, RDF
 from claimgraph.store import EmbeddedStore, Store
+from claimgraph.store.lease import lease
 
 _ACTS_ON = re.compile(r"^#\s*acts-on:\s*(.+?)\s*$", re.MULTILINE)
 
@@ -234,7 +236,7 @@ class Content:
     notes: Mapping[str, str] = field(default_factory=dict)
 
 
-Writer = Callable[[list[Triple], list[Triple]], None]
+Writer = Callable[[list[Triple], list[Triple], str], None]
 
 
 def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer, extra: Sequence[Activity] = ()) -> PaperRepair:
@@ -243,9 +245,12 @@ def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer,
     The working copy is an in-memory store holding only the content and its
     context as the paper graph and the raw graph; the profile's scripts, the
     gate measures and the gate rules run there, exactly as they would on the
-    paper graph. ``write(repaired, residual_triples)`` must store the repaired
-    content and the paper's residual labels in ``ctx``'s store (one update,
-    with whatever it replaces); then the audit trail is appended.
+    paper graph. ``write(repaired, residual_triples, audit)`` must store the
+    repaired content and the paper's residual labels in ``ctx``'s store and run
+    ``audit`` (the update appending the activities) in the same request, with
+    whatever it replaces: a process killed at any point leaves the content and
+    its audit trail both written or both not. It runs under the lease on the
+    paper's audit graph that ``record`` takes.
     """
     copy = Context(EmbeddedStore(None), ctx.iris, ctx.profile)
     paper, raw = ctx.iris.paper(paper_id), ctx.iris.raw_graph(paper_id)
@@ -258,8 +263,9 @@ def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer,
     kept = set(context)
     repaired = [triple for triple in copy.store.triples(paper) if triple not in kept and triple.predicate != CG.residual]
     copy.close()
-    write(repaired, residual_triples(paper, report.residuals))
     report.given_nodes = given_nodes(ctx.store, paper)
     result.gate = report
-    record(ctx.store, ctx.iris, paper_id, [*extra, *(run.activity() for run in result.runs), gate_activity(report)])
+    activities = [*extra, *(run.activity() for run in result.runs), gate_activity(report)]
+    with lease(ctx.store, ctx.iris.audit_graph(paper_id)):
+        write(repaired, residual_triples(paper, report.residuals), append_update(ctx.iris, paper_id, activities))
     return result

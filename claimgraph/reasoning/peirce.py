@@ -8,8 +8,9 @@ source tuples resolve to the paper's viewpoints, sentences or cited references
 and gate rules run on a working copy holding the response's content and the
 anchors it names (claimgraph.quality.repair.repair_content); one update then
 replaces the paper's previous reasoning content in its raw graph (the response
-as read) and its paper graph (as repaired, with its residual labels), and the
-audit trail records the materialization, each script and the gate. See
+as read) and its paper graph (as repaired, with its residual labels) and, in
+the same update, appends to the audit trail the materialization, each script
+and the gate. See
 docs/peirce.md.
 """
 
@@ -63,8 +64,8 @@ def store_reasoning(ctx: Context, paper_id: str, response: str, source_name: str
     nodes = Literal(iris.extracted_node(paper_id, "x").value[:-1])
     before = " ;\n".join(bind(clear, {"target": target, "paper": paper, "nodes": nodes}) for target in (paper, raw))
 
-    def write(repaired: list[Triple], residuals: list[Triple]) -> None:
-        store.insert({raw: made.triples, paper: [*repaired, *residuals]}, before=before)
+    def write(repaired: list[Triple], residuals: list[Triple], audit: str) -> None:
+        store.insert({raw: made.triples, paper: [*repaired, *residuals]}, before=f"{before} ;\n{audit}")
 
     notes = {"parser branch": parsed.branch, "tuple reading": made.reading}
     content = Content(made.triples, made.context, made.findings, stated_counts(parsed, made), notes)

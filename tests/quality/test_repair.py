@@ -71,6 +71,6 @@ def test_the_working_copy_gives_what_the_scripts_give_on_the_paper_graph_in_the_
     runs = repair_graph(in_store, PAPER)
     written: list[list[Triple]] = []
     copy = Context(EmbeddedStore(None), IRIS, PEIRCE)
-    result = repair_content(copy, "p1", Content(triples), lambda repaired, residuals: written.append(repaired))
+    result = repair_content(copy, "p1", Content(triples), lambda repaired, residuals, audit: written.append(repaired))
     assert set(written[0]) == set(in_store.store.triples(PAPER))
     assert [run.changed for run in result.runs] == [run.changed for run in runs]
