@@ -128,16 +128,22 @@ def _not_a_number(value: object) -> bool:
     return False
 
 
-def _value_of(graph: rdflib.Graph, node: str, test: object) -> str:
-    """The first value of the node that passes ``test``, as written in N-Triples (shortened)."""
+def _first_passing(graph: rdflib.Graph, node: str, test: object) -> tuple[str, str] | None:
+    """(predicate, value) of the node's first value, in sorted order, that passes ``test``; None if none does."""
     try:
         subject = graph.namespace_manager.expand_curie(node) if not node.startswith("<") else rdflib.URIRef(node.strip("<>"))
     except ValueError:
-        return "a value"
-    for _, value in sorted(graph.predicate_objects(subject)):
+        return None
+    for predicate, value in sorted(graph.predicate_objects(subject)):
         if test(value):  # type: ignore[operator]
-            return f'"{str(value)[:60]}"'
-    return "a value"
+            return str(predicate), str(value)
+    return None
+
+
+def _value_of(graph: rdflib.Graph, node: str, test: object) -> str:
+    """The first value of the node that passes ``test``, as written in N-Triples (shortened)."""
+    found = _first_passing(graph, node, test)
+    return f'"{found[1][:60]}"' if found else "a value"
 
 
 def _first_triple_predicate(detail: list[str]) -> str:
@@ -150,11 +156,5 @@ def _first_triple_predicate(detail: list[str]) -> str:
 
 def _predicate_of(graph: rdflib.Graph, node: str, test: object) -> str:
     """The predicate of the node's first value that passes ``test`` (pyshex does not name it)."""
-    try:
-        subject = graph.namespace_manager.expand_curie(node) if not node.startswith("<") else rdflib.URIRef(node.strip("<>"))
-    except ValueError:
-        return "(property)"
-    for predicate, value in sorted(graph.predicate_objects(subject)):
-        if test(value):  # type: ignore[operator]
-            return short_iri(str(predicate))
-    return "(property)"
+    found = _first_passing(graph, node, test)
+    return short_iri(found[0]) if found else "(property)"
