@@ -14,6 +14,7 @@ from claimgraph.cli.render import err, format_table, out, print_table
 if TYPE_CHECKING:
     from claimgraph.extract.runner import ExtractionReport
     from claimgraph.llm.accounting import Accounting
+    from claimgraph.quality.gate import GateReport
     from claimgraph.quality.grounding import GroundingAudit
     from claimgraph.quality.repair import PaperRepair
     from claimgraph.quality.reports import ValidationReport
@@ -63,12 +64,13 @@ def print_gate(repairs: Sequence[PaperRepair]) -> None:
 
 
 PAPER_COLUMNS = ["paper", "nodes stated", "stored", "given", "edges stated", "stored", "skipped", "merges",
-                 "anchors resolved", "fallen back", "unresolved", "implicit", "verdict"]
+                 "anchors resolved", "fallen back", "unresolved", "implicit", "grounded", "verdict"]
 
 
 def print_paper_verdicts(repairs: Sequence[PaperRepair]) -> None:
     """One row per paper: nodes and edges stated vs stored (given: nodes a structured input such as ARCHE
-    gives, not extracted), statements skipped, merges, source anchors, the verdict; then each reason."""
+    gives, not extracted), statements skipped, merges, source anchors, anchored nodes reaching the grounding
+    threshold, the verdict; then each reason."""
     rows: list[list[object]] = []
     reasons: list[str] = []
     for repair in repairs:
@@ -80,13 +82,21 @@ def print_paper_verdicts(repairs: Sequence[PaperRepair]) -> None:
             gate.paper_id, stated.get("nodes", gate.raw.get("nodes", 0)), repaired.get("nodes", 0), gate.given_nodes,
             stated.get("edges", gate.raw.get("edges", 0)), repaired.get("edges", 0), stated.get("statements_skipped", "-"),
             len(repair.merges), repaired.get("anchors_resolved", 0), repaired.get("anchors_fallen_back", 0),
-            repaired.get("anchors_unresolved", 0), repaired.get("anchors_implicit", 0),
+            repaired.get("anchors_unresolved", 0), repaired.get("anchors_implicit", 0), grounded_cell(gate),
             "accepted" if gate.accepted else "residual: " + ", ".join(gate.residuals or ["rule violation"]),
         ])
         reasons += [f"{gate.paper_id}: {reason}" for reason in gate.reasons()]
     print_table(PAPER_COLUMNS, rows, "gate per paper (stated: what the input states; stored: the repaired graph)")
     for line in reasons:
         out(line)
+
+
+def grounded_cell(gate: GateReport) -> str:
+    """Anchored nodes at or above the grounding threshold, of all anchored nodes ("-" when none is anchored)."""
+    audit = gate.grounding
+    if audit is None or not audit.anchored:
+        return "-"
+    return f"{len(audit.anchored) - len(audit.below)}/{len(audit.anchored)}"
 
 
 def print_canonicalization(outcome: CanonicalizeOutcome) -> None:
@@ -120,7 +130,7 @@ def print_grounding(audits: Sequence[GroundingAudit], show: int = 20) -> None:
         figures = audit.measures()
         rows.append([audit.paper_id, figures["grounding_nodes"], figures["grounding_scored"], len(audit.anchored) - len(audit.below),
                      figures["grounding_below_threshold"], figures["grounding_implicit"], figures["grounding_unresolved"],
-                     f"{figures['grounding_mean_permille'] / 1000:.3f}", "passed" if audit.passed else "failed"])
+                     f"{figures['grounding_mean_permille'] / 1000:.3f}", audit.verdict])
     threshold = audits[0].settings.threshold if audits else 0.0
     out(format_table(["paper", "nodes", "scored", "grounded", "below", "implicit", "unresolved", "mean score", "grounding"], rows,
                      f"source grounding (threshold {threshold:g}; score = max(token F1, containment))"))

@@ -10,7 +10,8 @@ file a sub-select), with ``?graph`` (the graph measured), ``?paper`` (the paper
 graph, whose IRI edge annotations derive from) and ``?vocabulary`` (the
 profile vocabulary graph) bound.
 
-The profile's gate rules (sparql/rules) run on the repaired graph. A rule row
+The profile's gate rules (sparql/rules), its semantic rules and the source
+grounding audit (claimgraph.quality.grounding) run on the repaired graph. A rule row
 has a severity: ``critical`` (the default) makes the paper a typed residual
 when the rule maps to one, and blocks acceptance; ``warning`` is reported and
 blocks nothing. Residual labels are the residual types the profile's ontology
@@ -35,6 +36,7 @@ from claimgraph.errors import ProfileError
 from claimgraph.papers.audit import Activity, now
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import ResidualType, residual_types
+from claimgraph.quality.grounding import GroundingAudit, audit_paper, grounding_violations
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import rule_violations
 from claimgraph.quality.semantic import semantic_violations
@@ -108,7 +110,8 @@ class GateReport:
 
     ``stated`` holds what the input itself stated when the caller knows it
     (a reasoning response: nodes and edges declared, statements skipped);
-    ``notes`` short facts about how it was read (parser branch, tuple reading).
+    ``notes`` short facts about how it was read (parser branch, tuple reading);
+    ``grounding`` the source grounding audit of the repaired graph.
     """
 
     paper_id: str
@@ -119,6 +122,7 @@ class GateReport:
     stated: dict[str, int] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     given_nodes: int = 0
+    grounding: GroundingAudit | None = None
 
     @property
     def blocking(self) -> list[RuleViolation]:
@@ -146,18 +150,21 @@ class GateReport:
 
 def evaluate_gate(ctx: Context, paper_id: str, measured: tuple[dict[str, int], dict[str, int]] | None = None,
                   findings: Sequence[RuleViolation] = (), stated: Mapping[str, int] | None = None,
-                  notes: Mapping[str, str] | None = None) -> GateReport:
+                  notes: Mapping[str, str] | None = None, grounding: GroundingAudit | None = None) -> GateReport:
     """The gate of a paper in ``ctx``'s store, writing nothing: measures (unless ``measured`` gives them), rules, residuals.
 
     ``findings`` are what the step reading the input found (residuals of stage
     ``input``, already stored on the paper, and notes); they give the reasons
-    of those residuals. Stored input-stage labels are kept.
+    of those residuals. Stored input-stage labels are kept. ``grounding`` is
+    the paper's grounding audit when the caller made it (a working copy does
+    not hold the sentences the spans come from); otherwise it is made here.
     """
     paper = ctx.iris.paper(paper_id)
     raw, repaired = measured or (measure_graph(ctx, ctx.iris.raw_graph(paper_id), paper), measure_graph(ctx, paper, paper))
     types = declared_residuals(ctx.profile)
+    audit = grounding or audit_paper(ctx, paper_id)
     violations = [*findings, *rule_violations(ctx.store, paper, compile_profile(ctx.profile).rules, ctx.vocabulary),
-                  *semantic_violations(ctx, paper_id)]
+                  *semantic_violations(ctx, paper_id), *grounding_violations(audit, paper)]
     kept = [label for label in stored_residuals(ctx.store, paper) if label not in types or types[label].stage != GRAPH_STAGE]
     produced = {violation.residual for violation in violations if violation.residual and violation.severity == CRITICAL}
     undeclared = sorted(produced - set(types))
@@ -168,7 +175,7 @@ def evaluate_gate(ctx: Context, paper_id: str, measured: tuple[dict[str, int], d
     violations += [RuleViolation(paper, "input", paper, types[label].definition, label)
                    for label in kept if label in types and not any(violation.residual == label for violation in findings)]
     residuals = sorted(set(kept) | produced)
-    return GateReport(paper_id, raw, repaired, violations, residuals, dict(stated or {}), dict(notes or {}))
+    return GateReport(paper_id, raw, repaired, violations, residuals, dict(stated or {}), dict(notes or {}), grounding=audit)
 
 
 def gate_paper(ctx: Context, paper_id: str) -> GateReport:
@@ -218,6 +225,8 @@ def gate_activity(report: GateReport) -> Activity:
     counts["rule_violations"] = len(report.blocking)
     counts["rule_warnings"] = len(report.warnings)
     counts["given_nodes"] = report.given_nodes
+    if report.grounding is not None:
+        counts.update(report.grounding.measures())
     notes = {"verdict": "accepted" if report.accepted else "residual", "residuals": ", ".join(report.residuals) or "none"}
     reasons = report.reasons()
     if reasons:

@@ -15,6 +15,11 @@ nodes at or above the threshold is at least ``min_grounded_share`` and the share
 of implicit nodes is at most ``max_implicit_share`` ("most nodes have
 sufficient resolved overlap and default-source nodes remain limited").
 
+The gate runs the audit on every paper it judges (``grounding_violations``): a
+paper that fails gets one rule row ``grounding`` of the profile's severity,
+which as ``critical`` (the default) makes it the typed residual
+``weak_grounding`` and blocks acceptance.
+
 Profile table, all optional (docs/grounding.md says how the default threshold
 was calibrated)::
 
@@ -22,6 +27,7 @@ was calibrated)::
     threshold = 0.6
     min_grounded_share = 0.5
     max_implicit_share = 0.5
+    severity = "critical"
 
 ``audit_paper`` only reads; ``record_grounding`` appends a ``grounding``
 activity with the paper-level counts and one cg:GroundingScore per node to the
@@ -43,7 +49,8 @@ from claimgraph.context import Context
 from claimgraph.errors import ProfileError
 from claimgraph.papers.audit import Activity, activity_iri, activity_triples, next_sequence, now
 from claimgraph.profile.manifest import Profile
-from claimgraph.quality.rules import profile_section
+from claimgraph.quality.reports import RuleViolation
+from claimgraph.quality.rules import SEVERITIES, profile_section
 from claimgraph.rdf.binding import Term
 from claimgraph.rdf.iris import content_hash
 from claimgraph.rdf.queries import read_internal_query
@@ -53,6 +60,7 @@ from claimgraph.store import Row
 WORDS_FILE = Path(__file__).with_name("grounding_words.txt")
 _WORD = re.compile(r"[^\W_]+")
 SCORED, IMPLICIT, UNRESOLVED = "scored", "implicit", "unresolved"
+GROUNDING_RULE, WEAK_GROUNDING = "grounding", "weak_grounding"
 Source = tuple[int, int, int]
 
 
@@ -94,18 +102,23 @@ class GroundingSettings:
     threshold: float = 0.6
     min_grounded_share: float = 0.5
     max_implicit_share: float = 0.5
+    severity: str = "critical"
 
 
 def grounding_settings(profile: Profile) -> GroundingSettings:
     section = profile_section(profile, "grounding")
-    values = {}
+    values: dict[str, float | str] = {}
+    severity = section.get("severity", GroundingSettings.severity)
+    if severity not in SEVERITIES:
+        raise ProfileError(f"{profile.manifest}: [grounding] severity must be one of {', '.join(SEVERITIES)}, not {severity!r}")
+    values["severity"] = severity
     for name in ("threshold", "min_grounded_share", "max_implicit_share"):
         if name in section:
             value = section[name]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise ProfileError(f"{profile.manifest}: [grounding] {name} must be a number from 0 to 1, not {value!r}")
             values[name] = float(value)
-    return GroundingSettings(**values)
+    return GroundingSettings(**values)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -128,9 +141,12 @@ class NodeGrounding:
 
 @dataclass
 class GroundingAudit:
+    """The nodes of one paper against their spans; ``spans``: how many sentences and viewpoints the paper holds."""
+
     paper_id: str
     settings: GroundingSettings
     nodes: list[NodeGrounding] = field(default_factory=list)
+    spans: int = 0
 
     def by_status(self, status: str) -> list[NodeGrounding]:
         return [node for node in self.nodes if node.status == status]
@@ -152,6 +168,18 @@ class GroundingAudit:
     @property
     def implicit_share(self) -> float:
         return len(self.by_status(IMPLICIT)) / len(self.nodes) if self.nodes else 0.0
+
+    @property
+    def assessable(self) -> bool:
+        """False when anchored nodes have nothing to be compared with: the paper graph holds no sentence
+        (a reasoning graph written without its paper, as the rule peirce_unresolved_source also allows)."""
+        return self.spans > 0 or not self.anchored
+
+    @property
+    def verdict(self) -> str:
+        if not self.assessable:
+            return "not assessed"
+        return "passed" if self.passed else "failed"
 
     @property
     def passed(self) -> bool:
@@ -178,20 +206,52 @@ class GroundingAudit:
         return next((node for node in self.nodes if node.node == iri), None)
 
 
-def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None = None) -> GroundingAudit:
-    """Score every extracted node of the paper graph against its span (reads only)."""
+def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None = None, nodes_in: Context | None = None) -> GroundingAudit:
+    """Score every extracted node of the paper graph against its span (reads only).
+
+    ``nodes_in``: the context whose paper graph holds the nodes when it is not
+    ``ctx`` (a working copy holding a graph not yet stored); the spans, the
+    paper's sentences and viewpoints, always come from ``ctx``'s store.
+    """
     audit = GroundingAudit(paper_id, settings or grounding_settings(ctx.profile))
     graph = ctx.iris.paper(paper_id)
+    source = nodes_in or ctx
+    rows: list[Row] = []
+    seen: set[Term] = set()
+    for row in source.store.select(read_internal_query("grounding-nodes"), {"graph": graph, "vocabulary": source.vocabulary}):
+        if row["node"] not in seen:  # a node with two types or texts is scored once
+            seen.add(row["node"])
+            rows.append(row)
+    if not rows:  # nothing to score: the spans (every sentence and viewpoint of the paper) are not read
+        return audit
     spans: dict[Source, tuple[NamedNode, str]] = {}
     for row in ctx.store.select(read_internal_query("grounding-spans"), {"graph": graph}):
         key = (int(row["x"].value), int(row["y"].value), int(row["z"].value))
         spans.setdefault(key, (row["span"], row["text"].value))  # type: ignore[arg-type]
-    seen: set[Term] = set()
-    for row in ctx.store.select(read_internal_query("grounding-nodes"), {"graph": graph, "vocabulary": ctx.vocabulary}):
-        if row["node"] not in seen:  # a node with two types or texts is scored once
-            seen.add(row["node"])
-            audit.nodes.append(_node_grounding(row, spans))
+    audit.nodes.extend(_node_grounding(row, spans) for row in rows)
+    audit.spans = len(spans)
     return audit
+
+
+def grounding_violations(audit: GroundingAudit, paper: NamedNode, limit: int = 5) -> list[RuleViolation]:
+    """The gate's row for a paper (``paper``: its paper graph) that fails the audit, naming the weakest nodes; none when it passes.
+
+    A paper graph holding no sentence cannot be assessed: a warning says so (its nodes are not called ungrounded).
+    """
+    if not audit.assessable:
+        reason = f"not assessed: the paper graph holds no sentence to compare its {len(audit.anchored)} anchored nodes with"
+        return [RuleViolation(paper, GROUNDING_RULE, paper, reason, None, "warning")]
+    if audit.passed:
+        return []
+    settings = audit.settings
+    anchored, below, implicit = len(audit.anchored), audit.below, len(audit.by_status(IMPLICIT))
+    weakest = sorted(below, key=lambda node: node.score)[:limit]
+    named = ", ".join(f"{node.node.value.rsplit('/', 1)[-1]} ({node.score:.2f})" for node in weakest)
+    reason = (f"{anchored - len(below)} of {anchored} anchored nodes reach the grounding threshold {settings.threshold:g} "
+              f"(needs {settings.min_grounded_share:.0%}); {implicit} of {len(audit.nodes)} nodes implicit "
+              f"(at most {settings.max_implicit_share:.0%})" + (f"; weakest: {named}" if named else ""))
+    residual = WEAK_GROUNDING if settings.severity == "critical" else None
+    return [RuleViolation(paper, GROUNDING_RULE, paper, reason, residual, settings.severity)]
 
 
 def _node_grounding(row: Row, spans: dict[Source, tuple[NamedNode, str]]) -> NodeGrounding:
@@ -231,7 +291,7 @@ def score_triples(activity: NamedNode, scored: NodeGrounding, threshold: float) 
 
 
 def grounding_activity(audit: GroundingAudit) -> Activity:
-    notes = {"verdict": "passed" if audit.passed else "failed", "threshold": f"{audit.settings.threshold:g}",
+    notes = {"verdict": audit.verdict, "threshold": f"{audit.settings.threshold:g}",
              "below_threshold": " ".join(node.node.value.rsplit("/", 1)[-1] for node in audit.below[:50]) or "none"}
     return Activity("grounding", "source grounding audit", audit.measures(), touched=[node.node for node in audit.below], notes=notes, ended=now())
 

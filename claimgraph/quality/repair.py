@@ -40,6 +40,7 @@ from claimgraph.papers.audit_append import append_update
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.vocabulary import RAW_LABEL
 from claimgraph.quality.gate import GateReport, evaluate_gate, gate_activity, gate_paper, given_nodes, measure_graph, residual_triples
+from claimgraph.quality.grounding import audit_paper
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.rdf.queries import read_internal_query, read_sparql_file
 from claimgraph.rdf.vocab import CG, RDF
@@ -259,7 +260,8 @@ def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer,
     copy.store.insert({paper: [*triples, *context], raw: [*triples, *context], vocabulary: [*terms, stamp]})
     result = PaperRepair(paper_id, repair_graph(copy, paper, whole_graph))
     measured = measure_graph(copy, raw, paper), measure_graph(copy, paper, paper)
-    report = evaluate_gate(copy, paper_id, measured, content.findings, content.stated, content.notes)
+    grounding = audit_paper(ctx, paper_id, nodes_in=copy)
+    report = evaluate_gate(copy, paper_id, measured, content.findings, content.stated, content.notes, grounding)
     kept = set(context)
     repaired = [triple for triple in copy.store.triples(paper) if triple not in kept and triple.predicate != CG.residual]
     copy.close()

@@ -17,7 +17,7 @@ PLOT_PAPER = ("# Plot {n}\n\n## Background\n\n{plant} grows in plots number {n}.
               "## Results\n\n{plant} under shade grew less in plot {n}. This supports the light hypothesis.\n")
 PLANTS = ("Moss", "Fern", "Lichen", "Clover", "Sedge")
 PLOT_ENTITIES = json.dumps({"entities": [
-    {"id": "E1", "type": "Evidence", "text": "Plants under shade grew less", "sentence": 1, "confidence": 0.8},
+    {"id": "E1", "type": "Evidence", "text": "The plant grows in plots number", "sentence": 1, "confidence": 0.8},
     {"id": "E2", "type": "Claim", "text": "Light limits growth", "sentence": 2, "confidence": 0.7},
 ]})
 PLOT_RELATIONS = json.dumps({"relations": [{"source": "E1", "label": "supports", "target": "E2", "confidence": 0.8}]})

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from claimgraph.cli.main import main
 from claimgraph.context import Context
+from claimgraph.errors import ProfileError
 from claimgraph.loaders import Document
 from claimgraph.papers.audit import audit_trail
 from claimgraph.profile.manifest import load_profile
 from claimgraph.publish.export import export
+from claimgraph.quality.grounding import grounding_settings
 from claimgraph.quality.repair import repair_paper
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.reasoning.materialize import materialize
@@ -198,7 +201,8 @@ def test_what_repair_cannot_fix_becomes_a_typed_residual_on_the_paper(stored_pap
 
 def test_self_loops_are_repaired_and_a_ghost_endpoint_is_dropped_but_reported(stored_paper: tuple[Context, Document]) -> None:
     ctx, document = stored_paper
-    response = ('digraph { a [label="(0,0,0) r"]; b [label="(0,0,0) k"]; c [label="(0,0,0) c"]; a -> c [label="DR"]; b -> c [label="DC"];'
+    a, b, c = (dot_label(source, text) for source, text in own_viewpoints(document, 3))
+    response = (f'digraph {{ a [label="{a}"]; b [label="{b}"]; c [label="{c}"]; a -> c [label="DR"]; b -> c [label="DC"];'
                 ' a -> a [label="DR"]; ghost -> c [label="DC"]; }')
     result, stored = residuals(ctx, document, response)
     gate = result.repair.gate
@@ -291,12 +295,13 @@ def test_a_tuple_naming_a_missing_sentence_is_unresolved_when_every_other_anchor
 
 def test_a_json_source_field_is_read(stored_paper: tuple[Context, Document]) -> None:
     ctx, document = stored_paper
-    (x, y, z), text = own_viewpoints(document, 1)[0]
-    nodes = [{"id": "a", "label": f"(0,0,0) {text}", "source": [x, y, z]}, {"id": "b", "label": "(0,0,0) b"}, {"id": "c", "label": "(0,0,0) c"}]
+    ((x, y, z), text), (b_source, b_text), (c_source, c_text) = own_viewpoints(document, 3)
+    nodes = [{"id": "a", "label": f"(0,0,0) {text}", "source": [x, y, z]}, {"id": "b", "label": f"{dot_label(b_source, b_text)}"},
+             {"id": "c", "label": f"{dot_label(c_source, c_text)}"}]
     edges = [{"source": "a", "target": "c", "label": "DR"}, {"source": "b", "target": "c", "label": "DC"}]
     response = json.dumps({"nodes": nodes, "edges": edges})
     result, stored = residuals(ctx, document, response)
-    assert stored == [] and result.materialized.anchors["resolved"] == 1
+    assert stored == [] and result.materialized.anchors["resolved"] == 3
     assert ctx.store.ask(CG + "ASK { GRAPH ?g { ?n cg:sourceSentence ?x ; prov:wasDerivedFrom ?v . ?v a cg:Viewpoint } }",
                          {"g": ctx.iris.paper(document.paper_id), "n": ctx.iris.extracted_node(document.paper_id, "a")})
 
@@ -372,6 +377,66 @@ def test_skipped_prose_is_said_in_the_verdict_and_unreadable_graph_material_is_m
     garbled = clean_dot(document).replace("\n}", '\n  n7 -> [label="induction-case"]\n}')
     result, stored = residuals(ctx, document, garbled)
     assert "malformed_response" in stored and result.parsed.skipped_material == 1
+
+
+# ---------------------------------------------------------------- source grounding in the gate
+
+UNRELATED = ["Migratory songbirds orient by the geomagnetic field at night.", "Glacier retreat exposes bare moraine to lichens.",
+             "Coral spawning follows the lunar cycle.", "Bats echolocate prey in cluttered forest canopies.",
+             "Volcanic ash fertilises tropical soils.", "Octopus arms taste what they touch.",
+             "Desert locust swarms form after wet seasons.", "Honeybee waggle dances encode distance to flowers."]
+
+
+def ungrounded_dot(document: Document) -> str:
+    """The clean graph, each node keeping its real source tuple but saying something its sentence does not."""
+    points = own_viewpoints(document, 8)
+    lines = [f'  n{index} [label="{dot_label(source, UNRELATED[index])}"];' for index, (source, _) in enumerate(points)]
+    lines += [f'  {source} -> {target} [label="{label}"];' for source, label, target in EDGES]
+    return "digraph G {\n" + "\n".join(lines) + "\n}"
+
+
+def test_a_graph_whose_nodes_restate_their_sentences_passes_the_grounding_row_and_the_gate_records_it(
+        stored_paper: tuple[Context, Document]) -> None:
+    ctx, document = stored_paper
+    result, stored = residuals(ctx, document, clean_dot(document))
+    gate = result.repair.gate
+    assert gate is not None and gate.accepted and stored == []
+    assert gate.grounding is not None and gate.grounding.passed and len(gate.grounding.anchored) == 8
+    counts = [entry for entry in audit_trail(ctx.store, ctx.iris, document.paper_id) if entry["kind"] == "gate"][-1]["counts"]
+    assert counts["grounding_passed"] == 1 and counts["grounding_scored"] == 8
+    assert counts["grounding_below_threshold"] == len(gate.grounding.below) < 4
+
+
+def test_a_well_formed_graph_whose_nodes_say_what_their_sentences_do_not_is_the_residual_weak_grounding(
+        stored_paper: tuple[Context, Document]) -> None:
+    """Structure, rules and anchors are all fine: only the grounding row stops it, on the stored graph and on a later repair."""
+    ctx, document = stored_paper
+    result, stored = residuals(ctx, document, ungrounded_dot(document))
+    gate = result.repair.gate
+    assert gate is not None and not gate.accepted and stored == ["weak_grounding"]
+    [row] = [violation for violation in gate.blocking if violation.rule == "grounding"]
+    assert row.focus == ctx.iris.paper(document.paper_id)
+    assert row.reason.startswith("0 of 8 anchored nodes reach the grounding threshold 0.6") and "weakest: n" in row.reason
+    assert repair_paper(ctx, document.paper_id).gate.residuals == ["weak_grounding"]  # type: ignore[union-attr]
+
+
+def test_a_profile_can_make_weak_grounding_a_warning_that_blocks_nothing(stored_paper: tuple[Context, Document], tmp_path: Path) -> None:
+    ctx, document = stored_paper
+    manifest = tmp_path / "peirce.toml"
+    manifest.write_text(PEIRCE.manifest.read_text(encoding="utf-8") + '\n[grounding]\nseverity = "warning"\n', encoding="utf-8")
+    warned = Context(ctx.store, ctx.iris, replace(PEIRCE, manifest=manifest))
+    result, stored = residuals(warned, document, ungrounded_dot(document))
+    gate = result.repair.gate
+    assert gate is not None and gate.accepted and stored == []
+    assert "grounding" in [violation.rule for violation in gate.warnings]
+    assert any(line.startswith("warning grounding: 0 of 8 anchored nodes") for line in gate.reasons())
+
+
+def test_a_grounding_severity_outside_critical_and_warning_is_refused(tmp_path: Path) -> None:
+    manifest = tmp_path / "peirce.toml"
+    manifest.write_text(PEIRCE.manifest.read_text(encoding="utf-8") + '\n[grounding]\nseverity = "fatal"\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match=r"\[grounding\] severity must be one of critical, warning, not 'fatal'"):
+        grounding_settings(replace(PEIRCE, manifest=manifest))
 
 
 # ---------------------------------------------------------------- the command line

@@ -49,7 +49,7 @@ def run_ground(args: argparse.Namespace) -> int:
     with open_context(args, read_only=args.no_record) as ctx:
         audits = Workflow(ctx, TerminalProgress()).ground(_papers(args), args.threshold, record=not args.no_record)
     print_grounding(audits, args.show)
-    return 0 if all(audit.passed for audit in audits) else 1
+    return 1 if any(audit.verdict == "failed" for audit in audits) else 0
 
 
 def run_rules(args: argparse.Namespace) -> int:
