@@ -9,29 +9,33 @@ refuses to work with a missing or stale vocabulary graph and says what to run.
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.errors import StoreError
-from claimgraph.profile.manifest import Profile, load_profile
-from claimgraph.profile.vocabulary import vocabulary_graph, vocabulary_triples
 from claimgraph.rdf.iris import DEFAULT_BASE, IriScheme
 from claimgraph.rdf.vocab import CG
 from claimgraph.store import Store, ntriples, open_store
 
+if TYPE_CHECKING:
+    from claimgraph.profile.manifest import Profile
+
 
 def vocabulary_fingerprint(triples: list[Triple]) -> str:
     """A hash of the vocabulary triples, stored with them to tell a current graph from a stale one."""
+    import hashlib
+
     return hashlib.sha256(ntriples(sorted(triples, key=str)).encode("utf-8")).hexdigest()[:16]
 
 
 @cache
 def vocabulary_content(iris: IriScheme, profile: Profile) -> tuple[NamedNode, tuple[Triple, ...], Triple]:
     """The vocabulary graph's IRI, its triples and the stamp triple that marks it current (computed once)."""
+    from claimgraph.profile.vocabulary import vocabulary_graph, vocabulary_triples
+
     graph = vocabulary_graph(iris, profile)
     triples = tuple(vocabulary_triples(profile))
     return graph, triples, Triple(graph, CG.contentHash, Literal(vocabulary_fingerprint(list(triples))))
@@ -54,6 +58,8 @@ class Context:
     @property
     def profile(self) -> Profile:
         if isinstance(self._profile, str):
+            from claimgraph.profile.manifest import load_profile  # the TOML reader and the ontology, only when asked for
+
             self._profile = load_profile(self._profile)
         return self._profile
 

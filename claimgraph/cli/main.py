@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from claimgraph import __version__
 from claimgraph.cli.options import add_global_options
@@ -24,31 +25,73 @@ EXIT_PROBLEMS = 1
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 
-COMMAND_MODULES = (
-    "claimgraph.cli.commands.ingest",
-    "claimgraph.cli.commands.quality",
-    "claimgraph.cli.commands.canonical",
-    "claimgraph.cli.commands.reasoning",
-    "claimgraph.cli.commands.extract",
-    "claimgraph.cli.commands.inspect",
-    "claimgraph.cli.commands.serve",
-    "claimgraph.cli.commands.link",
-    "claimgraph.cli.commands.judge",
-)
+COMMANDS = {
+    "ingest": "claimgraph.cli.commands.ingest",
+    "demo": "claimgraph.cli.commands.ingest",
+    "repair": "claimgraph.cli.commands.quality",
+    "validate": "claimgraph.cli.commands.quality",
+    "canonicalize": "claimgraph.cli.commands.canonical",
+    "reindex": "claimgraph.cli.commands.canonical",
+    "unmerge": "claimgraph.cli.commands.canonical",
+    "consensus": "claimgraph.cli.commands.canonical",
+    "reasoning": "claimgraph.cli.commands.reasoning",
+    "extract": "claimgraph.cli.commands.extract",
+    "query": "claimgraph.cli.commands.inspect",
+    "stats": "claimgraph.cli.commands.inspect",
+    "audit": "claimgraph.cli.commands.inspect",
+    "diff": "claimgraph.cli.commands.inspect",
+    "export": "claimgraph.cli.commands.inspect",
+    "serve": "claimgraph.cli.commands.serve",
+    "link": "claimgraph.cli.commands.link",
+    "load": "claimgraph.cli.commands.link",
+    "ground": "claimgraph.cli.commands.judge",
+    "rules": "claimgraph.cli.commands.judge",
+    "judge": "claimgraph.cli.commands.judge",
+}
+"""Each command and the module that registers it (tests/cli/test_startup.py checks the two agree)."""
+
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _NoCommand(Exception):
+    """The arguments name no command the front parser can see (help, a typo, nothing)."""
+
+
+class _FrontParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _NoCommand(message)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with only the module of ``command`` registered (enough to run it)."""
     parser = argparse.ArgumentParser(prog="claimgraph", description="Turn scientific papers into a typed, validated, cross-paper knowledge graph.")
     parser.add_argument("--version", action="version", version=f"claimgraph {__version__}")
     add_global_options(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if command is None else (COMMANDS[command],):
         importlib.import_module(name).register(subparsers)
     return parser
 
 
+def invoked_command(argv: Sequence[str] | None) -> str | None:
+    """The command ``argv`` runs, read past the global options alone; None when it names none.
+
+    Running one command then imports one command module instead of all of them;
+    anything else (``--help``, ``--version``, a typo) gets the whole parser and its messages.
+    """
+    front = _FrontParser(prog="claimgraph", add_help=False)
+    add_global_options(front)
+    front.add_argument("command")
+    front.add_argument("arguments", nargs=argparse.REMAINDER)
+    try:
+        known, _ = front.parse_known_args(argv)
+    except _NoCommand:
+        return None
+    return known.command if known.command in COMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(invoked_command(argv)).parse_args(argv)
     try:
         return int(args.handler(args) or EXIT_OK)
     except ClaimgraphError as error:

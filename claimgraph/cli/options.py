@@ -13,10 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimgraph.llm.config import DEFAULT_CACHE_DIR, DEFAULT_CONFIG_FILE, DEFAULT_MODEL, LLMConfig, load_config
-
 if TYPE_CHECKING:
     from claimgraph.context import Context
+    from claimgraph.llm.config import LLMConfig
     from claimgraph.store import Store
 
 DEFAULT_STORE = "claimgraph-store"
@@ -61,11 +60,13 @@ def _env_number(name: str, default: float) -> float:
 def open_store_from_args(args: argparse.Namespace, read_only: bool = False) -> Store:
     """The store the global options name: --query-url (and --update-url, --gsp-url) first, else --store."""
     from claimgraph.errors import ClaimgraphError
-    from claimgraph.store import HttpSettings, RemoteStore, open_store
+    from claimgraph.store import HttpSettings, open_store
 
     settings = HttpSettings(timeout=getattr(args, "store_timeout", 120.0), retries=getattr(args, "store_retries", 3))
     query_url = getattr(args, "query_url", None)
     if query_url:
+        from claimgraph.store.remote import RemoteStore
+
         store: Store = RemoteStore(query_url, getattr(args, "update_url", None), getattr(args, "gsp_url", None), settings)
     elif getattr(args, "update_url", None) or getattr(args, "gsp_url", None):
         raise ClaimgraphError("--update-url and --gsp-url need --query-url (or give the server's base URL as --store)")
@@ -79,17 +80,22 @@ def open_context(args: argparse.Namespace, read_only: bool = False) -> Context:
     """The context of the global options; ``read_only`` for commands that only read.
 
     The base IRI and the profile are checked before the store is opened, so a
-    typo never leaves a store directory or a lock behind.
+    typo never leaves a store directory or a lock behind. A read-only command
+    opens nothing it could leave behind, so its profile is loaded on first use
+    (a query or an audit never reads it).
     """
     from claimgraph.context import Context
     from claimgraph.errors import ClaimgraphError
-    from claimgraph.profile.manifest import load_profile
     from claimgraph.rdf.iris import DEFAULT_BASE, IriScheme
 
     try:
         iris = IriScheme(args.base or DEFAULT_BASE)
     except ValueError as error:
         raise ClaimgraphError(f"--base {args.base!r} is not an absolute IRI ({error}); give e.g. https://example.org/claims/") from None
+    if read_only:
+        return Context(open_store_from_args(args, read_only), iris, args.profile, read_only)
+    from claimgraph.profile.manifest import load_profile
+
     profile = load_profile(args.profile)
     return Context(open_store_from_args(args, read_only), iris, profile, read_only)
 
@@ -104,6 +110,8 @@ def add_sidecar_options(parser: argparse.ArgumentParser) -> None:
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     """The LLM flags of a command; every default is None so that unset flags do not override."""
+    from claimgraph.llm.config import DEFAULT_CACHE_DIR, DEFAULT_CONFIG_FILE, DEFAULT_MODEL
+
     group = parser.add_argument_group("LLM endpoint (flags > environment > config file > defaults)")
     group.add_argument("--config", type=Path, help=f"TOML file with an [llm] table; default ./{DEFAULT_CONFIG_FILE} if present")
     group.add_argument("--model", help=f"model name; env CLAIMGRAPH_MODEL; default {DEFAULT_MODEL}")
@@ -127,6 +135,8 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> LLMConfig:
     """The LLMConfig of a command whose parser had ``add_llm_arguments``."""
+    from claimgraph.llm.config import load_config
+
     keys = ("model", "base_url", "temperature", "max_tokens", "timeout", "max_retries", "max_concurrency", "cache_dir", "replay_dir",
             "structured_output", "breaker_threshold", "paper_budget")
     overrides = {key: getattr(args, key, None) for key in keys}

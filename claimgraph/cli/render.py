@@ -8,9 +8,7 @@ not strings), so other SPARQL tools read it.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -82,6 +80,9 @@ def term_json(term: Term) -> dict[str, str]:
 
 def rows_text(columns: Sequence[str], rows: Sequence[Mapping[str, Term]], fmt: str) -> str:
     """SPARQL-style rows as ``json`` (W3C results), ``csv`` or ``tsv`` text."""
+    import csv
+    import json
+
     if fmt == "json":
         bindings = [{name: term_json(row[name]) for name in columns if name in row} for row in rows]
         return json.dumps({"head": {"vars": list(columns)}, "results": {"bindings": bindings}}, ensure_ascii=False, indent=1)

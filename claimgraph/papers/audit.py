@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -26,6 +25,9 @@ from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG, PROV, RDF, RDFS, XSD
 from claimgraph.store import Store
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 
 @dataclass(frozen=True)
@@ -68,11 +70,15 @@ class Activity:
 
 
 def now() -> datetime:
+    from datetime import UTC, datetime  # here, not at the top: reading the audit trail (claimgraph audit) never needs it
+
     return datetime.now(UTC)
 
 
 def _datetime(value: datetime) -> Literal:
     """An xsd:dateTime in its canonical form (UTC as Z, no trailing zeros), which SPARQL engines keep as written."""
+    from datetime import UTC
+
     text = value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f").rstrip("0").rstrip(".")
     return Literal(text + "Z", datatype=XSD.dateTime)
 

@@ -9,7 +9,8 @@ reasoning graph (claimgraph.publish.dot, optionally as the evaluation view,
 scaffolding left out), any other as its discourse graph
 (claimgraph.publish.discourse_dot). GraphML (claimgraph.publish.graphml) and
 nanopublications (claimgraph.publish.nanopub, one per claim or per paper)
-read the papers' nodes and edges as the viewer does.
+read the papers' nodes and edges as the viewer does. Each format's module is
+imported when that format is asked for: a TriG export loads none of them.
 """
 
 from __future__ import annotations
@@ -24,12 +25,6 @@ from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
-from claimgraph.papers.document_graph import stored_paper_ids
-from claimgraph.publish.discourse_dot import discourse_dot
-from claimgraph.publish.dot import reasoning_dot
-from claimgraph.publish.graphml import to_graphml
-from claimgraph.publish.jsonld_context import jsonld_context
-from claimgraph.publish.nanopub import UNITS, nanopublications, to_trig
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, PREFIXES, XSD
 from claimgraph.store import EXPORT_FORMATS, Store
@@ -74,11 +69,15 @@ def export(
     if fmt not in ALL_FORMAT_NAMES:
         raise ExportError(f"unknown export format {fmt!r}; choose one of {', '.join(ALL_FORMAT_NAMES)}")
     if fmt in PAPER_VIEW_FORMATS:
-        chosen = stored_paper_ids(store, iris) if paper_ids is None else list(paper_ids)
+        chosen = chosen_papers(ctx, paper_ids)
         selected_graphs(store, chosen, iris, ("paper",))
         if fmt == "graphml":
+            from claimgraph.publish.graphml import to_graphml
+
             return to_graphml(ctx, chosen)
         if fmt == "nanopub":
+            from claimgraph.publish.nanopub import UNITS, nanopublications, to_trig
+
             if nanopub_unit not in UNITS:
                 raise ExportError(f"unknown nanopublication unit {nanopub_unit!r}; choose {' or '.join(UNITS)}")
             return to_trig(nanopublications(ctx, chosen, nanopub_unit, created))
@@ -86,11 +85,20 @@ def export(
     if everything:
         graphs = None
     else:
-        chosen = stored_paper_ids(store, iris) if paper_ids is None else list(paper_ids)
+        chosen = chosen_papers(ctx, paper_ids)
         graphs = selected_graphs(store, chosen, iris, kinds)
     if fmt == "jsonld":
         return to_jsonld(store, graphs)
     return store.serialize(EXPORT_FORMATS[fmt], graphs, prefixes=PREFIXES)
+
+
+def chosen_papers(ctx: Context, paper_ids: Iterable[str] | None) -> list[str]:
+    """``paper_ids``, or every paper in the store when None."""
+    if paper_ids is not None:
+        return list(paper_ids)
+    from claimgraph.papers.document_graph import stored_paper_ids
+
+    return stored_paper_ids(ctx.store, ctx.iris)
 
 
 def selected_graphs(store: Store, paper_ids: list[str], iris: IriScheme, kinds: Collection[str]) -> list[NamedNode]:
@@ -112,6 +120,9 @@ def has_reasoning_nodes(ctx: Context, paper_id: str) -> bool:
 
 def paper_dot(ctx: Context, paper_id: str, evaluation_view: bool = False) -> str:
     """The paper as DOT: its reasoning graph when it has one (round-trips through the materializer), else its discourse graph."""
+    from claimgraph.publish.discourse_dot import discourse_dot
+    from claimgraph.publish.dot import reasoning_dot
+
     return reasoning_dot(ctx, paper_id, evaluation_view) if has_reasoning_nodes(ctx, paper_id) else discourse_dot(ctx, paper_id)
 
 
@@ -121,6 +132,8 @@ def to_jsonld(store: Store, graphs: list[NamedNode] | None) -> bytes:
     for graph in graphs if graphs is not None else [None]:
         quads.extend(store.quads(graph))
     import rdflib
+
+    from claimgraph.publish.jsonld_context import jsonld_context
 
     dataset = rdflib.Dataset()
     dataset.addN(to_rdflib_quads(dataset, quads))

@@ -12,7 +12,6 @@ Layout (``base`` defaults to DEFAULT_BASE and is configurable):
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -41,6 +40,8 @@ def slugify(text: str) -> str:
 
 def content_hash(*parts: str, length: int = 16) -> str:
     """A short stable hash of normalized content, used in IRIs."""
+    import hashlib  # loads OpenSSL: only commands that mint IRIs pay for it
+
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
     return digest[:length]
 

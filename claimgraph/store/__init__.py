@@ -1,12 +1,17 @@
-"""One Store interface over two backends: embedded pyoxigraph and a remote SPARQL 1.1 endpoint."""
+"""One Store interface over two backends: embedded pyoxigraph and a remote SPARQL 1.1 endpoint.
+
+The remote backend (and with it http.client, ssl and socket) is imported on
+first use, so a command on an embedded store starts without it.
+"""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from claimgraph.errors import StoreError
-from claimgraph.plugins import StorePlugin, registered
 from claimgraph.store.base import (
     EXPORT_FORMATS,
     QueryResult,
@@ -18,8 +23,11 @@ from claimgraph.store.base import (
     replace_graphs_update,
 )
 from claimgraph.store.embedded import EmbeddedStore, StoreLockedError
-from claimgraph.store.http import HttpSettings
-from claimgraph.store.remote import RemoteStore
+from claimgraph.store.settings import HttpSettings
+
+if TYPE_CHECKING:
+    from claimgraph.plugins import StorePlugin
+    from claimgraph.store.remote import RemoteStore
 
 __all__ = [
     "EXPORT_FORMATS", "EmbeddedStore", "HttpSettings", "QueryResult", "RemoteStore", "Row", "ServiceNotAllowedError",
@@ -29,8 +37,34 @@ __all__ = [
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
-EMBEDDED = StorePlugin("embedded", ("",), lambda location, read_only: EmbeddedStore(location, read_only=read_only))
-REMOTE = StorePlugin("remote", ("http", "https"), lambda location, read_only: RemoteStore.from_base_url(location))
+
+def __getattr__(name: str) -> Any:
+    """``RemoteStore`` and the built-in store plugins ``EMBEDDED`` and ``REMOTE``, made when first asked for."""
+    if name == "RemoteStore":
+        from claimgraph.store.remote import RemoteStore
+
+        return RemoteStore
+    if name in ("EMBEDDED", "REMOTE"):
+        return _builtin_plugins()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _open_embedded(location: str, read_only: bool) -> Store:
+    return EmbeddedStore(location, read_only=read_only)
+
+
+def _open_remote(location: str, read_only: bool = False, settings: HttpSettings | None = None) -> Store:
+    from claimgraph.store.remote import RemoteStore
+
+    return RemoteStore.from_base_url(location, settings)
+
+
+@cache
+def _builtin_plugins() -> dict[str, StorePlugin]:
+    """The built-in backends as plugins, as pyproject.toml registers them (entry points claimgraph.store:EMBEDDED, :REMOTE)."""
+    from claimgraph.plugins import StorePlugin
+
+    return {"EMBEDDED": StorePlugin("embedded", ("",), _open_embedded), "REMOTE": StorePlugin("remote", ("http", "https"), _open_remote)}
 
 
 def open_store(location: str | Path, read_only: bool = False, settings: HttpSettings | None = None) -> Store:
@@ -42,13 +76,14 @@ def open_store(location: str | Path, read_only: bool = False, settings: HttpSett
     text = str(location)
     match = _SCHEME.match(text)
     scheme = match.group(1).lower() if match else ""
-    builtin = next((plugin for plugin in (EMBEDDED, REMOTE) if scheme in plugin.schemes), None)
-    if builtin is not None:  # no entry-point scan (tens of milliseconds) for the locations every command opens
-        return builtin.open(text, read_only)
+    if scheme in ("http", "https"):
+        return _open_remote(text, read_only, settings)
+    if scheme == "":  # no entry-point scan (tens of milliseconds) for the locations every command opens
+        return _open_embedded(text, read_only)
+    from claimgraph.plugins import StorePlugin, registered
+
     plugin = next((plugin for plugin in registered(StorePlugin) if scheme in plugin.schemes), None)
     if plugin is None:
         known = sorted(s for plugin in registered(StorePlugin) for s in plugin.schemes if s)
         raise StoreError(f"store {text!r}: unsupported URL scheme {scheme!r}; give a directory, or a URL with one of: {', '.join(known)}")
-    if plugin.name == REMOTE.name and settings is not None:
-        return RemoteStore.from_base_url(text, settings)
     return plugin.open(text, read_only)

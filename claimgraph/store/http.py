@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from claimgraph.errors import StoreError
+from claimgraph.store.settings import HttpSettings
 
 TOKEN_ENV = "CLAIMGRAPH_STORE_TOKEN"
 USER_ENV = "CLAIMGRAPH_STORE_USER"
@@ -41,22 +42,6 @@ RETRY_STATUSES_READ = frozenset({500, 502, 503, 504, 429})
 
 class DeadlineError(StoreError):
     """A call to a SPARQL server did not complete within its total deadline."""
-
-
-@dataclass(frozen=True)
-class HttpSettings:
-    """How calls behave: ``timeout`` is the total wall-clock seconds one call may take, retries included."""
-
-    timeout: float = 120.0
-    retries: int = 3
-    backoff: float = 0.25
-    backoff_max: float = 8.0
-
-    def __post_init__(self) -> None:
-        if not self.timeout > 0:
-            raise StoreError(f"store timeout must be a positive number of seconds, not {self.timeout}")
-        if self.retries < 0:
-            raise StoreError(f"store retries must be 0 or more, not {self.retries}")
 
 
 @dataclass(frozen=True)

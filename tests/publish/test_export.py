@@ -13,7 +13,8 @@ from rdflib.compare import isomorphic
 
 from claimgraph.context import Context
 from claimgraph.loaders import Document
-from claimgraph.publish.export import EXPORT_FORMAT_NAMES, ExportError, export, jsonld_context
+from claimgraph.publish.export import EXPORT_FORMAT_NAMES, ExportError, export
+from claimgraph.publish.jsonld_context import jsonld_context
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, XSD
 from claimgraph.store import Store

@@ -27,6 +27,16 @@ def test_a_name_inside_a_string_an_iri_or_a_comment_is_left_as_written() -> None
     assert f"VALUES ?graph {{ {GRAPH} }}" in text
 
 
+@pytest.mark.parametrize("name", ["grafé", "图表", "g·1"])
+def test_a_variable_named_with_letters_beyond_ascii_is_bound_whole_and_a_longer_name_is_not(name: str, store: Store) -> None:
+    """SPARQL variable names take letters of any script (VARNAME): the name is one token, never cut at its first non-ASCII letter."""
+    store.insert({GRAPH: [Triple(ITEM, LABEL, Literal("here"))], OTHER: [Triple(ITEM, LABEL, Literal("elsewhere"))]})
+    template = f"SELECT ?text WHERE {{ GRAPH ?{name} {{ ?s <{LABEL.value}> ?text }} OPTIONAL {{ ?s <{LABEL.value}> ?{name}x }} }}"
+    text = bind(template, {name: GRAPH})
+    assert f"VALUES ?{name} {{ {GRAPH} }}" in text and f"VALUES ?{name}x" not in text
+    assert [row["text"].value for row in store.select(template, {name: GRAPH})] == ["here"]
+
+
 def test_the_bound_query_reads_only_the_bound_graph_and_keeps_the_literal(store: Store) -> None:
     store.insert({
         GRAPH: [Triple(ITEM, LABEL, Literal("what is ?graph")), Triple(ITEM, SEE_ALSO, NamedNode("http://ex/q?graph=1"))],
