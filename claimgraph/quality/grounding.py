@@ -206,26 +206,25 @@ class GroundingAudit:
         return next((node for node in self.nodes if node.node == iri), None)
 
 
-def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None = None, nodes_in: Context | None = None) -> GroundingAudit:
+def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None = None, spans_graph: NamedNode | None = None) -> GroundingAudit:
     """Score every extracted node of the paper graph against its span (reads only).
 
-    ``nodes_in``: the context whose paper graph holds the nodes when it is not
-    ``ctx`` (a working copy holding a graph not yet stored); the spans, the
-    paper's sentences and viewpoints, always come from ``ctx``'s store.
+    ``spans_graph``: the graph holding the paper's sentences and viewpoints when
+    it is not the paper graph (a working copy keeps them apart from the graph its
+    scripts and rules see).
     """
     audit = GroundingAudit(paper_id, settings or grounding_settings(ctx.profile))
     graph = ctx.iris.paper(paper_id)
-    source = nodes_in or ctx
     rows: list[Row] = []
     seen: set[Term] = set()
-    for row in source.store.select(read_internal_query("grounding-nodes"), {"graph": graph, "vocabulary": source.vocabulary}):
+    for row in ctx.store.select(read_internal_query("grounding-nodes"), {"graph": graph, "vocabulary": ctx.vocabulary}):
         if row["node"] not in seen:  # a node with two types or texts is scored once
             seen.add(row["node"])
             rows.append(row)
     if not rows:  # nothing to score: the spans (every sentence and viewpoint of the paper) are not read
         return audit
     spans: dict[Source, tuple[NamedNode, str]] = {}
-    for row in ctx.store.select(read_internal_query("grounding-spans"), {"graph": graph}):
+    for row in ctx.store.select(read_internal_query("grounding-spans"), {"graph": spans_graph or graph}):
         key = (int(row["x"].value), int(row["y"].value), int(row["z"].value))
         spans.setdefault(key, (row["span"], row["text"].value))  # type: ignore[arg-type]
     audit.nodes.extend(_node_grounding(row, spans) for row in rows)

@@ -227,11 +227,15 @@ class Content:
     ``triples``: the paper graph's new content (the raw graph takes it as is);
     ``context``: paper structure the scripts, measures and rules read but never
     change (the anchors the content derives from), in neither result;
+    ``spans``: the paper's sentences and the viewpoints the content cites, with
+    their text, for the grounding audit; they go to a graph of their own in the
+    working copy, where no script, measure or rule sees them;
     ``findings``, ``stated``, ``notes``: for the gate (see ``evaluate_gate``).
     """
 
     triples: Sequence[Triple]
     context: Sequence[Triple] = ()
+    spans: Sequence[Triple] = ()
     findings: Sequence[RuleViolation] = ()
     stated: Mapping[str, int] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict)
@@ -257,10 +261,11 @@ def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer,
     paper, raw = ctx.iris.paper(paper_id), ctx.iris.raw_graph(paper_id)
     triples, context = list(content.triples), list(content.context)
     vocabulary, terms, stamp = vocabulary_content(ctx.iris, ctx.profile)
-    copy.store.insert({paper: [*triples, *context], raw: [*triples, *context], vocabulary: [*terms, stamp]})
+    spans = NamedNode(f"{paper.value}#spans")  # in the working copy only
+    copy.store.insert({paper: [*triples, *context], raw: [*triples, *context], vocabulary: [*terms, stamp], spans: list(content.spans)})
     result = PaperRepair(paper_id, repair_graph(copy, paper, whole_graph))
     measured = measure_graph(copy, raw, paper), measure_graph(copy, paper, paper)
-    grounding = audit_paper(ctx, paper_id, nodes_in=copy)
+    grounding = audit_paper(copy, paper_id, spans_graph=spans)
     report = evaluate_gate(copy, paper_id, measured, content.findings, content.stated, content.notes, grounding)
     kept = set(context)
     repaired = [triple for triple in copy.store.triples(paper) if triple not in kept and triple.predicate != CG.residual]

@@ -45,6 +45,7 @@ class AnchorTable:
     sentences: dict[int, NamedNode] = field(default_factory=dict)
     citations: dict[tuple[int, int], NamedNode] = field(default_factory=dict)
     kinds: dict[NamedNode, str] = field(default_factory=dict)
+    texts: dict[NamedNode, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ def load_anchors(store: Store, paper: NamedNode) -> AnchorTable:
         else:
             table.citations.setdefault((x, y), anchor)  # type: ignore[arg-type]
         table.kinds[anchor] = kind  # type: ignore[index]
+        if "text" in row:
+            table.texts[anchor] = row["text"].value  # type: ignore[index]
     return table
 
 

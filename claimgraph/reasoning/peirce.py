@@ -68,7 +68,7 @@ def store_reasoning(ctx: Context, paper_id: str, response: str, source_name: str
         store.insert({raw: made.triples, paper: [*repaired, *residuals]}, before=f"{before} ;\n{audit}")
 
     notes = {"parser branch": parsed.branch, "tuple reading": made.reading}
-    content = Content(made.triples, made.context, made.findings, stated_counts(parsed, made), notes)
+    content = Content(made.triples, made.context, made.spans, made.findings, stated_counts(parsed, made), notes)
     repair = repair_content(ctx, paper_id, content, write, [materialize_activity(parsed, made, source_name, started)])
     return ReasoningResult(paper_id, parsed, made, repair)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.papers.annotations import edge_annotation_triples
-from claimgraph.papers.document_graph import source_tuple_triples
+from claimgraph.papers.document_graph import integer, source_tuple_triples
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.vocabulary import edge_predicate
 from claimgraph.quality.reports import RuleViolation
@@ -40,6 +40,7 @@ class Materialized:
 
     triples: list[Triple] = field(default_factory=list)
     context: list[Triple] = field(default_factory=list)
+    spans: list[Triple] = field(default_factory=list)
     nodes: int = 0
     edges: int = 0
     nodes_without_text: int = 0
@@ -91,6 +92,7 @@ def reasoning_triples(parsed: ParsedGraph, profile: Profile, iris: IriScheme, pa
     result.edges = len(parsed.edges)
     result.anchors = status_counts(resolutions)
     result.context = list(anchor_context(table, resolutions))
+    result.spans = list(span_triples(table, resolutions))
     result.findings = response_findings(parsed, admitted, paper) + _anchor_notes(result, paper)
     result.triples.append(Triple(paper, CG.parserBranch, Literal(parsed.branch)))
     for residual in dict.fromkeys(finding.residual for finding in result.findings if finding.residual):
@@ -136,10 +138,24 @@ def reasoning_edge_triples(profile: Profile, iris: IriScheme, paper_id: str, edg
         yield from edge_annotation_triples(iris, iris.paper(paper_id), source, predicate, target, stated_confidence(confidence))
 
 
+def span_triples(table: AnchorTable, resolutions: list[Resolution]) -> Iterator[Triple]:
+    """Every sentence and each viewpoint a node resolved to, with its tuple and text: what the grounding audit
+    compares the nodes with (sparql/internal/grounding-spans.rq reads exactly these)."""
+    for x, sentence in table.sentences.items():
+        if sentence in table.texts:
+            yield from (Triple(sentence, RDF.type, CG.Sentence), Triple(sentence, CG.index, integer(x)),
+                        Triple(sentence, CG.text, Literal(table.texts[sentence])))
+    used = {resolution.anchor for resolution in resolutions if resolution.anchor is not None}
+    for source, anchor in table.viewpoints.items():
+        if anchor in used and anchor in table.texts:
+            yield Triple(anchor, RDF.type, CG.Viewpoint)
+            yield from source_tuple_triples(anchor, source)
+            yield Triple(anchor, CG.text, Literal(table.texts[anchor]))
+
+
 def anchor_context(table: AnchorTable, resolutions: list[Resolution]) -> Iterator[Triple]:
     """What the store says about the paper's sentences and each anchor used (type and tuple, index or citation),
     copied for the working copy."""
-    integer = lambda value: Literal(str(value), datatype=XSD.integer)  # noqa: E731
     kinds = {"viewpoint": CG.Viewpoint, "sentence": CG.Sentence, "reference": CG.Reference}
     for x, sentence in table.sentences.items():  # every sentence: the rules check tuples against the paper's sentences
         yield Triple(sentence, RDF.type, CG.Sentence)
