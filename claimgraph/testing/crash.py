@@ -227,7 +227,7 @@ def paper_problems(folder: Path, clean: Path, start: Path) -> tuple[list[str], l
     run's, an audit trail whose activities are a prefix of the clean trail's,
     and be reported unfinished exactly when that trail has no gate yet.
     """
-    from claimgraph.papers.audit import audit_trail
+    from claimgraph.papers.audit_trail import audit_trail
     from claimgraph.quality.validation import unfinished_papers
     from claimgraph.rdf.iris import IriScheme
     from claimgraph.store import EmbeddedStore

@@ -10,7 +10,7 @@ from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.links.adjudicate import LLMAdjudicator, read_verdict
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
-from claimgraph.papers.audit import audit_trail
+from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.rdf.queries import read_named_query
 
 BAND = CanonicalizeSettings(thresholds={"Claim": 0.95}, adjudicate={"Claim": (0.5, 0.95)})

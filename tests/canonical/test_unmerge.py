@@ -14,7 +14,7 @@ from claimgraph.canonical.links.unmerge import UnmergeError, unmerge
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.cli.main import main
 from claimgraph.context import Context
-from claimgraph.papers.audit import audit_trail
+from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.papers.storage import store_document
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.store import EmbeddedStore

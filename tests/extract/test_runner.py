@@ -371,7 +371,7 @@ def test_garbage_text_fails_that_call_is_not_cached_and_makes_the_paper_incomple
 
 
 def step_counts(result: Run, step: str) -> dict[str, int]:
-    from claimgraph.papers.audit import audit_trail
+    from claimgraph.papers.audit_trail import audit_trail
 
     trail = audit_trail(result.store, result.iris, result.document.paper_id)
     return next(entry["counts"] for entry in trail if entry["kind"] == "extract" and entry["name"] == step)  # type: ignore[return-value]

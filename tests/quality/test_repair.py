@@ -9,7 +9,7 @@ import pytest
 from pyoxigraph import RdfFormat, Triple, parse
 
 from claimgraph.context import Context
-from claimgraph.papers.audit import audit_trail
+from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.profile.manifest import load_profile
 from claimgraph.quality.repair import Content, acts_on, may_act, repair_content, repair_graph, repair_paper, run_script, script_paths
 from claimgraph.rdf.iris import IriScheme

@@ -19,7 +19,7 @@ from claimgraph.cli.main import main
 from claimgraph.context import Context
 from claimgraph.errors import ProfileError
 from claimgraph.loaders import Document
-from claimgraph.papers.audit import audit_trail
+from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.profile.manifest import load_profile
 from claimgraph.publish.export import export
 from claimgraph.quality.grounding import grounding_settings

@@ -161,7 +161,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    from claimgraph.papers.audit import audit_trail
+    from claimgraph.papers.audit_trail import audit_trail
 
     with open_context(args, read_only=True) as ctx:
         trail = audit_trail(ctx.store, ctx.iris, args.paper)
