@@ -36,11 +36,14 @@ import sys
 import time
 import tomllib
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
-from canon_eval.build import AGGRESSIVE, CAUTIOUS, NEGATIVE_KINDS, Pair, build_pairs
+from canon_eval.adjudication import print_simulation, simulate
+from canon_eval.build import AGGRESSIVE, CAUTIOUS, NEGATIVE_KINDS, Pair, build_pairs, heldout_pairs
 from canon_eval.metrics import THRESHOLDS, Point, best_at_recall, curve, gold_clusters, mean_scores, score_hubs, simulate_hubs
+from canon_eval.overlap import lexicon_overlap, print_overlap
 from canon_eval.policy_run import cluster_ids, place_texts, predicted_same
 
 from claimgraph.canonical.embeddings import make_embedder
@@ -51,6 +54,8 @@ TARGET_PRECISION, TARGET_RECALL = 0.98, 0.90
 SHOWN = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95, 0.98)
 ORDERS = (0, 1, 2)
 POLICY_THRESHOLDS = tuple(round(0.80 + 0.02 * step, 2) for step in range(10))
+SIMULATION_BAND = (0.81, 0.93)  # seed 13: low keeps the full policy at recall >= 0.97, high is its target threshold
+ERROR_RATES = (0.0, 0.10, 0.20)
 
 
 def profile_thresholds(profile: str = "discourse") -> dict[str, float]:
@@ -84,8 +89,11 @@ class Evaluation:
 
 def groups(evaluation: Evaluation) -> dict[str, np.ndarray]:
     present = sorted({p.type for p in evaluation.pairs})
-    chosen = {"cautious/all": evaluation.select(CAUTIOUS), "cautious/handwritten": evaluation.select(CAUTIOUS, "handwritten"),
-              "cautious/generated": evaluation.select(CAUTIOUS, "generated"), "aggressive/all": evaluation.select(AGGRESSIVE)}
+    sources = sorted({p.source for p in evaluation.pairs})
+    chosen = {"cautious/all": evaluation.select(CAUTIOUS)}
+    if len(sources) > 1:
+        chosen.update({f"cautious/{source}": evaluation.select(CAUTIOUS, source) for source in sources})
+    chosen["aggressive/all"] = evaluation.select(AGGRESSIVE)
     chosen.update({f"type/{name}": evaluation.select((name,)) for name in present})
     return {name: mask for name, mask in chosen.items() if mask.any()}
 
@@ -269,31 +277,10 @@ def print_policy_runs(report: dict[str, object]) -> None:
                   f"{fmt(f['purity'])} {fmt(f['bcubed_f1'])} {f['wrong_members']:5.0f}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--json", type=Path, help="write every table as JSON here")
-    parser.add_argument("--arche", type=Path, help="ARCHE folder (default: CLAIMGRAPH_ARCHE_DIR or ../shared/data/arche)")
-    parser.add_argument("--seed", type=int, default=29, help="ARCHE sample seed (13 was the development sample)")
-    parser.add_argument("--sample", type=int, default=1000)
-    parser.add_argument("--per-kind", type=int, default=120)
-    parser.add_argument("--topic", type=int, default=150)
-    parser.add_argument("--embedder", default="minilm")
-    parser.add_argument("--no-canonicalizer", action="store_true", help="skip the runs of the real canonicalizer (pairwise tables only)")
-    args = parser.parse_args()
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    pairs, skipped = build_pairs(args.arche, args.sample, args.seed, args.topic, args.per_kind)
-    print(f"{len(pairs)} pairs ({sum(p.same for p in pairs)} same, {sum(not p.same for p in pairs)} different)"
-          + (f"; generated pairs skipped: {skipped}" if skipped else f"; ARCHE sample seed {args.seed}"))
-    started = time.perf_counter()
-    texts = sorted({t for p in pairs for t in (p.a, p.b)})
-    vectors = dict(zip(texts, make_embedder(args.embedder).embed(texts)))
-    embed_seconds = time.perf_counter() - started
-    started = time.perf_counter()
+def evaluate(pairs: list[Pair], vectors: dict[str, np.ndarray], canonicalizer: bool) -> tuple[dict[str, object], Evaluation]:
+    """Every table of one set of pairs, printed and returned."""
     evaluation = Evaluation(pairs, vectors)
-    guard_seconds = time.perf_counter() - started
-    print(f"embedded {len(texts)} texts with {args.embedder} in {embed_seconds:.1f} s; guards on {len(pairs)} pairs in {guard_seconds:.2f} s")
-    report: dict[str, object] = {"pairs": len(pairs), "seed": args.seed, "embedder": args.embedder, "generated_skipped": skipped,
-                                 "thresholds": list(THRESHOLDS), "curves": {}, "targets": {}}
+    report: dict[str, object] = {"pairs": len(pairs), "thresholds": list(THRESHOLDS), "curves": {}, "targets": {}}
     masks = groups(evaluation)
     for name, mask in masks.items():
         curves = evaluation.curves(mask)
@@ -301,7 +288,8 @@ def main() -> None:
         print_curves(name, curves, int(mask.sum()))
         if name.startswith(("cautious", "type/")) and name.split("/")[1] not in AGGRESSIVE:
             report["targets"][name] = target(curves)
-    report["kinds"] = {source or "all": kind_table(evaluation, source) for source in (None, "handwritten", "generated")}
+    sources = sorted({p.source for p in pairs})
+    report["kinds"] = {source or "all": kind_table(evaluation, source) for source in (None, *sources)} if len(sources) > 1 else {"all": kind_table(evaluation, None)}
     for source, table in report["kinds"].items():
         if table:
             print_kinds(table, f"cautious types, {source}")
@@ -319,12 +307,11 @@ def main() -> None:
     print_hubs(report["hubs"])
     report["borderline_band"] = {}
     print("\nborderline band for LLM adjudication (guards pass, cosine in [low, high)):")
-    for name in ("cautious/all", "cautious/handwritten", "cautious/generated"):
-        if name in masks:
-            report["borderline_band"][name] = band = borderline_band(evaluation.curves(masks[name]), evaluation, masks[name])
-            print(f"  {name:<21} [{band['low']:.2f}, {band['high']:.2f}): {band['pairs_in_band']} pairs ({band['positives_in_band']} same, "
-                  f"{band['negatives_in_band']} different) = {band['share_of_guard_passed_candidates']:.0%} of guard-passed candidates; "
-                  f"above: {band['accepted_above_band']} accepted, {band['negatives_accepted_above_band']} of them wrong")
+    for name in [group for group in masks if group.startswith("cautious/")]:
+        report["borderline_band"][name] = band = borderline_band(evaluation.curves(masks[name]), evaluation, masks[name])
+        print(f"  {name:<21} [{band['low']:.2f}, {band['high']:.2f}): {band['pairs_in_band']} pairs ({band['positives_in_band']} same, "
+              f"{band['negatives_in_band']} different) = {band['share_of_guard_passed_candidates']:.0%} of guard-passed candidates; "
+              f"above: {band['accepted_above_band']} accepted, {band['negatives_accepted_above_band']} of them wrong")
     report["accepted_negatives"] = accepted_negatives(evaluation, float(operating["threshold"]))
     kinds = {kind: sum(row["kind"] == kind for row in report["accepted_negatives"]) for kind in NEGATIVE_KINDS}
     print(f"\nnegatives cosine + guards still join at t={operating['threshold']:.2f} (cautious): "
@@ -333,9 +320,50 @@ def main() -> None:
     print(f"\nparaphrases the guards reject: {len(report['rejected_paraphrases'])} of {int(evaluation.same.sum())}")
     for row in report["rejected_paraphrases"]:
         print(f"  [{row['id']}] {row['reasons']}")
-    if not args.no_canonicalizer:
+    if canonicalizer:
         report["canonicalizer"] = policy_runs(evaluation, POLICY_THRESHOLDS, seed=0)
         print_policy_runs(report["canonicalizer"])
+    return report, evaluation
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", type=Path, help="write every table as JSON here")
+    parser.add_argument("--arche", type=Path, help="ARCHE folder (default: CLAIMGRAPH_ARCHE_DIR or ../shared/data/arche)")
+    parser.add_argument("--seed", type=int, default=29, help="ARCHE sample seed (13 was the development sample)")
+    parser.add_argument("--sample", type=int, default=1000)
+    parser.add_argument("--per-kind", type=int, default=120)
+    parser.add_argument("--topic", type=int, default=150)
+    parser.add_argument("--embedder", default="minilm")
+    parser.add_argument("--no-canonicalizer", action="store_true", help="skip the runs of the real canonicalizer (pairwise tables only)")
+    parser.add_argument("--band", type=float, nargs=2, default=SIMULATION_BAND, metavar=("LOW", "HIGH"),
+                        help=f"adjudication band of the simulation (default {SIMULATION_BAND[0]} {SIMULATION_BAND[1]}, chosen on seed 13)")
+    parser.add_argument("--no-simulation", action="store_true", help="skip the simulated adjudication")
+    args = parser.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    pairs, skipped = build_pairs(args.arche, args.sample, args.seed, args.topic, args.per_kind)
+    held_out = heldout_pairs()
+    print(f"{len(pairs)} pairs ({sum(p.same for p in pairs)} same, {sum(not p.same for p in pairs)} different)"
+          + (f"; generated pairs skipped: {skipped}" if skipped else f"; ARCHE sample seed {args.seed}")
+          + f"; held-out set: {len(held_out)} pairs, scored apart")
+    overlap = lexicon_overlap()
+    print_overlap(overlap)
+    started = time.perf_counter()
+    texts = sorted({t for p in pairs + held_out for t in (p.a, p.b)})
+    vectors = dict(zip(texts, make_embedder(args.embedder).embed(texts)))
+    print(f"embedded {len(texts)} texts with {args.embedder} in {time.perf_counter() - started:.1f} s")
+    print(f"\n======== the evaluation set: hand-written (development) + generated (seed {args.seed})")
+    report, evaluation = evaluate(pairs, vectors, not args.no_canonicalizer)
+    report.update({"seed": args.seed, "embedder": args.embedder, "generated_skipped": skipped, "overlap": asdict(overlap)})
+    if not args.no_simulation:
+        report["adjudication_simulation"] = simulate(pairs, vectors, evaluation.cosine, evaluation.allowed, tuple(args.band), ERROR_RATES)
+        print_simulation(report["adjudication_simulation"])
+    print("\n======== the held-out set (bench/canon_eval/heldout.toml: written and committed before the guards were changed)")
+    report["heldout"], _ = evaluate(held_out, vectors, not args.no_canonicalizer)
+    pooled = Evaluation(pairs + held_out, vectors)
+    report["pooled_with_heldout"] = target(pooled.curves(pooled.select(CAUTIOUS)))
+    print("\n======== pooled: the evaluation set and the held-out set together (pairwise)")
+    print_target("cautious/all+heldout", report["pooled_with_heldout"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
         print(f"\ntables written to {args.json}", file=sys.stderr)

@@ -5,7 +5,9 @@ Every pair has one format: ``{id, a, b, type, label, kind, source, detail}`` wit
 quantity / scope / hedge / swap / topic for hard negatives, source ``handwritten`` or
 ``generated``, and ``detail`` saying which rewrites or edit made a generated pair.
 
-- handwritten.toml: the hand-written pairs (committed).
+- handwritten.toml: the hand-written pairs (committed), development pairs.
+- heldout.toml: hand-written pairs written and committed before the guards of the second round
+  were changed, never tuned on; read by ``heldout_pairs`` and scored apart (source "heldout").
 - Generated (never committed: ARCHE text stays in its folder, CLAIMGRAPH_ARCHE_DIR or
   ../shared/data/arche): a seeded sample of ARCHE viewpoints, each giving a paraphrase
   (rewrites.py) and hard negatives (perturb.py); and "topic" negatives: two different
@@ -34,6 +36,7 @@ from .perturb import PERTURBATIONS
 from .rewrites import Lexicon, load_lexicon, paraphrase
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.toml")
+HELDOUT = Path(__file__).with_name("heldout.toml")
 CAUTIOUS = ("Claim", "Hypothesis", "Association", "ResearchQuestion", "Evidence", "Viewpoint")
 AGGRESSIVE = ("Factor", "Variable", "StudyDesign", "StatisticalMethod")
 NEGATIVE_KINDS = ("negation", "direction", "quantity", "scope", "hedge", "swap", "topic")
@@ -60,8 +63,13 @@ class Pair:
         return self.label == "same"
 
 
-def handwritten_pairs(path: Path = HANDWRITTEN) -> list[Pair]:
-    """The hand-written pairs, checked field by field."""
+def heldout_pairs(path: Path = HELDOUT) -> list[Pair]:
+    """The held-out hand-written pairs (ids ``ho-NNN``, source ``heldout``)."""
+    return handwritten_pairs(path, source="heldout", prefix="ho")
+
+
+def handwritten_pairs(path: Path = HANDWRITTEN, source: str = "handwritten", prefix: str = "hw") -> list[Pair]:
+    """The hand-written pairs of ``path``, checked field by field."""
     try:
         rows = tomllib.loads(path.read_text(encoding="utf-8")).get("pair", [])
     except tomllib.TOMLDecodeError as error:
@@ -76,7 +84,7 @@ def handwritten_pairs(path: Path = HANDWRITTEN) -> list[Pair]:
             raise EvalSetError(f"{where}: label {row.get('label')!r} with kind {row.get('kind')!r} (kinds: {', '.join(expected_kinds)})")
         if not all(isinstance(row.get(side), str) and row[side].strip() for side in ("a", "b")) or row["a"] == row["b"]:
             raise EvalSetError(f"{where}: a and b must be two different non-empty texts")
-        pairs.append(Pair(f"hw-{number:03d}", row["a"], row["b"], row["type"], row["label"], row["kind"], "handwritten"))
+        pairs.append(Pair(f"{prefix}-{number:03d}", row["a"], row["b"], row["type"], row["label"], row["kind"], source))
     return pairs
 
 

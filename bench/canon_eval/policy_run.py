@@ -22,6 +22,7 @@ import numpy as np
 from pyoxigraph import Literal, Triple
 
 from claimgraph.canonical.canonicalizer import Canonicalizer
+from claimgraph.canonical.links.placement import Adjudicate
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.profile.manifest import load_profile
@@ -53,6 +54,7 @@ class Placement:
     hub_of: dict[str, str | None]
     guard_vetoes: int
     exact: int
+    adjudicated: int = 0
 
 
 def _paper(iris: IriScheme, paper_id: str, type_name: str, texts: Sequence[tuple[int, str]]) -> list[Triple]:
@@ -65,8 +67,10 @@ def _paper(iris: IriScheme, paper_id: str, type_name: str, texts: Sequence[tuple
 
 
 def place_texts(type_name: str, texts: Sequence[str], vectors: dict[str, np.ndarray], threshold: float,
-                guards: bool, seed: int) -> Placement:
-    """Run the canonicalizer on ``texts`` (arriving in a seeded order) at one threshold, guards on or off."""
+                guards: bool, seed: int, band: tuple[float, float] | None = None,
+                adjudicate: Adjudicate | None = None) -> Placement:
+    """Run the canonicalizer on ``texts`` (arriving in a seeded order) at one threshold, guards on or off;
+    with ``band`` and ``adjudicate``, candidates in the band go to the adjudicator as ``--adjudicate`` does."""
     profile = load_profile("discourse")
     aggressive = merge_policy(profile).get(CG[type_name].value) == "aggressive"
     order = list(texts)
@@ -81,17 +85,20 @@ def place_texts(type_name: str, texts: Sequence[str], vectors: dict[str, np.ndar
         store.replace_graph(iris.paper(paper_id), _paper(iris, paper_id, type_name, group))
         papers.append(paper_id)
         text_of.update({iris.node(paper_id, "node", f"{number:06d}").value: text for number, text in group})
-    settings = CanonicalizeSettings(hub_size=2, candidates=10, ef_search=128, thresholds={type_name: threshold}, guards=guards)
-    canonicalizer = Canonicalizer(Context(store, iris, profile), embedder=Precomputed(vectors), settings=settings)
+    settings = CanonicalizeSettings(hub_size=2, candidates=10, ef_search=128, thresholds={type_name: threshold}, guards=guards,
+                                    adjudicate={type_name: band} if band else {})
+    canonicalizer = Canonicalizer(Context(store, iris, profile), embedder=Precomputed(vectors), settings=settings,
+                                  adjudicate=adjudicate if band else None)
     hub_of: dict[str, str | None] = dict.fromkeys(order)
-    vetoes = exact = 0
+    vetoes = exact = adjudicated = 0
     for paper_id in papers:
         plan = canonicalizer.canonicalize_paper(paper_id)
         vetoes += plan.guard_vetoes
         exact += plan.exact
+        adjudicated += plan.adjudicated["same"] + plan.adjudicated["different"]
         hub_of.update({text_of[link.node.value]: link.hub.value for link in plan.links})
     store.close()
-    return Placement(hub_of, vetoes, exact)
+    return Placement(hub_of, vetoes, exact, adjudicated)
 
 
 def predicted_same(placement: Placement, a: str, b: str) -> bool:

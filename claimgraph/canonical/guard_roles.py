@@ -101,3 +101,44 @@ def compare_roles(first: Roles | None, second: Roles | None) -> list[str]:
         return []
     names = [", ".join(repr(first.spelling.get(s, s)) for s in group) for group in (to_patient, to_agent)]
     return [f"roles: {names[0]} acts in a but is acted on in b; {names[1]} the reverse"]
+
+
+def _is_passive(tokens: list[str], words: GuardWords) -> bool:
+    """A form of "be" before a participle ("may be delayed"), or a participle somewhere before
+    "by" (questions invert the auxiliary: "is Y accelerated by X")."""
+    if _passive(tokens, words) is not None:
+        return True
+    if "by" not in tokens:
+        return False
+    return any(token.endswith(("ed", "en")) or token in words.participles for token in tokens[:tokens.index("by")])
+
+
+def swapped_around_pivot(first: list[str], second: list[str], words: GuardWords, stem: Stemmer) -> list[str]:
+    """Subject and object exchanged around a predicate the role-verb list does not know.
+
+    Only for two texts with the same content stems (a reordering, nothing reworded), neither of
+    them passive and neither symmetric: some shared word (the pivot) must have content before
+    it in one text that comes after it in the other, and content after it that comes before
+    it. Fronting a qualifier ("in Y, X verbs Z") moves words one way only, so it passes."""
+    if _is_passive(first, words) or _is_passive(second, words):
+        return []
+    if words.symmetric is not None and (words.symmetric.search(" ".join(first)) or words.symmetric.search(" ".join(second))):
+        return []
+
+    def content(part: list[str]) -> list[str]:
+        return [stem(token, words) for token in part
+                if token[0].isalpha() and token not in words.stopwords and token not in words.boundaries]
+
+    stems_a, stems_b = content(first), content(second)
+    if set(stems_a) != set(stems_b):
+        return []
+    for pivot in dict.fromkeys(stems_a):
+        if stems_a.count(pivot) != 1 or stems_b.count(pivot) != 1:
+            continue
+        cut_a, cut_b = stems_a.index(pivot), stems_b.index(pivot)
+        before_a, after_a = set(stems_a[:cut_a]), set(stems_a[cut_a + 1:])
+        before_b, after_b = set(stems_b[:cut_b]), set(stems_b[cut_b + 1:])
+        to_after, to_before = sorted(before_a & after_b - after_a), sorted(after_a & before_b - before_a)
+        if to_after and to_before:
+            return [f"roles: {to_after[0]!r} comes before {pivot!r} in a but after it in b; {to_before[0]!r} the reverse"]
+    return []

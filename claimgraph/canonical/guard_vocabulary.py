@@ -76,6 +76,9 @@ class GuardWords:
     scales: Mapping[str, float]
     folds: Mapping[str, float]
     units: Mapping[str, str]
+    openers: frozenset[str]
+    min_frame: int
+    long_filler: int
 
 
 def _strings(table: Mapping[str, Any], key: str, where: str) -> list[str]:
@@ -137,6 +140,13 @@ def load_guard_words(path: Path | None = None) -> GuardWords:
     return _load(path.resolve())
 
 
+def _count(table: Mapping[str, Any], key: str, where: str) -> int:
+    value = table.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise GuardWordsError(f"{where}.{key} must be a positive whole number")
+    return value
+
+
 @cache
 def _load(path: Path) -> GuardWords:
     try:
@@ -147,10 +157,13 @@ def _load(path: Path) -> GuardWords:
         raise GuardWordsError(f"guard word list {path} is not valid TOML: {error}") from error
     polarity, numbers, direction = (_table(data, name, path) for name in ("polarity", "numbers", "direction"))
     hedges, scope, roles = _table(data, "hedges", path), _table(data, "scope", path), _table(data, "roles", path)
+    frame = _table(data, "frame", path)
     where = f"{path}: "
     synonyms = scope.get("synonyms", {})
     if not isinstance(synonyms, dict) or not all(isinstance(v, str) for v in synonyms.values()):
         raise GuardWordsError(f"{where}scope.synonyms must be a table of word = canonical word")
+    prepositions = _tokens(_strings(scope, "prepositions", where + "scope"))
+    clauses = _tokens(_strings(scope, "clauses", where + "scope"))
     return GuardWords(
         source=path,
         negation=phrase_pattern(_strings(polarity, "cues", where + "polarity")),
@@ -162,8 +175,8 @@ def _load(path: Path) -> GuardWords:
         direction_idioms=phrase_pattern(_strings(direction, "idioms", where + "direction")),
         opposites=_opposites(direction.get("opposites", []), where + "direction"),
         restrictors=phrase_pattern(_strings(scope, "restrictors", where + "scope")),
-        prepositions=_tokens(_strings(scope, "prepositions", where + "scope")),
-        clauses=_tokens(_strings(scope, "clauses", where + "scope")),
+        prepositions=prepositions,
+        clauses=clauses,
         not_qualifiers=_tokens(_strings(scope, "not_qualifiers", where + "scope")),
         argument_heads=frozenset(_strings(scope, "argument_heads", where + "scope")),
         boundaries=frozenset(_strings(scope, "boundaries", where + "scope")),
@@ -180,4 +193,7 @@ def _load(path: Path) -> GuardWords:
         scales=_numbers(numbers, "scales", where + "numbers"),
         folds=_numbers(numbers, "folds", where + "numbers"),
         units=_units(numbers.get("units"), where + "numbers.units"),
+        openers=frozenset(phrase[0] for phrase in prepositions + clauses if len(phrase) == 1),
+        min_frame=_count(frame, "min_frame", where + "frame"),
+        long_filler=_count(frame, "long_filler", where + "frame"),
     )

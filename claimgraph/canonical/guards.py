@@ -13,7 +13,12 @@ texts whose cosine clears the threshold, ``check_pair`` compares what an embeddi
 - hedge: a hedge ("may", "might", "suggests", ...) in one text only;
 - scope: a restrictor ("only", "except", "alone") in one text only, or a qualifier ("in older
   adults", "under drought", "when the soil is moist") whose content words the other text lacks;
-- roles: agent and patient trade places ("X drives Y" / "Y drives X"; see guard_roles.py).
+- roles: agent and patient trade places ("X drives Y" / "Y drives X"; see guard_roles.py);
+- frame: the two texts are the same words but for one stretch, and that stretch adds content
+  ("mice" / "male mice") or puts a long, unrelated phrase in the same frame ("applications in
+  light detection and ranging" / "applications in machine vision"). The shared frame inflates
+  cosine; a single differing word is left to cosine, since no word list tells a synonym from a
+  contrast.
 
 The word lists live in ``guard_words.toml``. Everything is regular expressions over the two
 strings: no model, no I/O after the lists are loaded once. The guards are built to reject
@@ -24,14 +29,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 
-from claimgraph.canonical.guard_roles import Roles, compare_roles, text_roles
+from claimgraph.canonical.guard_roles import Roles, compare_roles, swapped_around_pivot, text_roles
 from claimgraph.canonical.guard_vocabulary import GuardWords, load_guard_words
 
-GUARDS = ("polarity", "numbers", "direction", "hedge", "scope", "roles")
+GUARDS = ("polarity", "numbers", "direction", "hedge", "scope", "roles", "frame")
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _TOKEN = re.compile(r"[^\W_]+(?:[.'][^\W_]+)*|[^\w\s]")
 _CODE = re.compile(r"[^\s,;:()\[\]{}/]*[A-Za-z][^\s,;:()\[\]{}/]*")
@@ -62,6 +68,7 @@ class TextFeatures:
     qualifiers: tuple[tuple[str, tuple[str, ...]], ...]
     stems: frozenset[str]
     roles: Roles | None
+    words: tuple[str, ...]
 
 
 def check_pair(a: str, b: str, words: GuardWords | None = None) -> GuardVerdict:
@@ -75,7 +82,8 @@ def check_pair(a: str, b: str, words: GuardWords | None = None) -> GuardVerdict:
         *_compare_presence("hedge", first.hedges, second.hedges),
         *_compare_presence("scope", first.restrictors, second.restrictors),
         *_compare_qualifiers(first, second, words),
-        *compare_roles(first.roles, second.roles),
+        *(compare_roles(first.roles, second.roles) or swapped_around_pivot(list(first.words), list(second.words), words, stem)),
+        *_compare_frames(first.words, second.words, words),
     ]
     return GuardVerdict(not reasons, reasons)
 
@@ -100,6 +108,7 @@ def text_features(text: str, words: GuardWords) -> TextFeatures:
         qualifiers=tuple((phrase, content) for phrase, content, _ in found),
         stems=frozenset(stem(token, words) for token in tokens if token[0].isalnum()),
         roles=text_roles(plain, tokens, in_qualifiers, words, stem),
+        words=tuple(token for token in tokens if token[0].isalnum()),
     )
 
 
@@ -200,7 +209,7 @@ def _ends_noun_phrase(token: str, words: GuardWords) -> bool:
 
 def _is_number(token: str, words: GuardWords) -> bool:
     return (token.replace(".", "").replace(",", "").isdigit() or token in words.number_words
-            or token in words.units or token in words.scales)
+            or token in words.units or token in words.scales or token in words.folds)
 
 
 # ---------------------------------------------------------------- numbers
@@ -340,3 +349,43 @@ def _compare_qualifiers(first: TextFeatures, second: TextFeatures, words: GuardW
                 other_side = "b" if side == "a" else "a"
                 reasons.append(f"scope: {phrase!r} in {side}; {', '.join(repr(m) for m in missing)} not in {other_side}")
     return reasons
+
+
+# ---------------------------------------------------------------- one frame, two fillers
+
+
+def _frame_content(tokens: Sequence[str], words: GuardWords) -> list[str]:
+    """The words of a stretch that no other guard compares: not function words, openers, numbers
+    or units, nor cues of polarity, direction, hedging or restriction."""
+    return [token for token in tokens
+            if token not in words.stopwords and token not in words.boundaries and token not in words.openers
+            and not _is_number(token, words) and not _is_cue(token, words)]
+
+
+def _is_cue(token: str, words: GuardWords) -> bool:
+    patterns = (words.negation, words.up, words.down, words.hedge, words.restrictors)
+    return any(pattern is not None and pattern.fullmatch(token) for pattern in patterns)
+
+
+def _compare_frames(first: Sequence[str], second: Sequence[str], words: GuardWords) -> list[str]:
+    """Two texts identical but for one stretch: content added on one side only ("male mice" /
+    "mice") differs; so do two fillers that share no stem when one of them is a long phrase
+    (``[frame] long_filler`` content words or more). The rest must hold ``min_frame`` content
+    words, or there is no frame to speak of."""
+    changes = [op for op in SequenceMatcher(None, first, second, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(changes) != 1:
+        return []
+    kind, start_a, end_a, start_b, end_b = changes[0]
+    if len(_frame_content([*first[:start_a], *first[end_a:]], words)) < words.min_frame:
+        return []
+    filler_a, filler_b = _frame_content(first[start_a:end_a], words), _frame_content(second[start_b:end_b], words)
+    stems_a, stems_b = {stem(t, words) for t in first}, {stem(t, words) for t in second}
+    added_a = [t for t in filler_a if stem(t, words) not in stems_b]
+    added_b = [t for t in filler_b if stem(t, words) not in stems_a]
+    if kind in ("insert", "delete"):
+        added, side = (added_a, "a") if added_a else (added_b, "b")
+        return [f"frame: {' '.join(added)!r} in {side} only; the rest is the same"] if added else []
+    unrelated = not {stem(t, words) for t in filler_a} & {stem(t, words) for t in filler_b}
+    if filler_a and filler_b and unrelated and max(len(filler_a), len(filler_b)) >= words.long_filler:
+        return [f"frame: {' '.join(first[start_a:end_a])!r} in a vs {' '.join(second[start_b:end_b])!r} in b; the rest is the same"]
+    return []

@@ -56,6 +56,13 @@ NEGATIVES = [
      "Nest predation rates were higher in forest interiors than at forest edges."),
     ("roles", "The treated group outperformed the placebo group on memory tests.",
      "The placebo group outperformed the treated group on memory tests."),
+    ("roles", "The survey uses satellite imagery.", "Satellite imagery uses the survey."),
+    ("roles", "The lake study shows compatibility with older records.", "Compatibility with older records shows the lake study."),
+    ("frame", "Mice fed a high-fat diet gained 25% more weight than controls.",
+     "Male mice fed a high-fat diet gained 25% more weight than controls."),
+    ("frame", "The drug lowered blood pressure in the trial.", "The drug lowered blood pressure in the trial in the northern hemisphere."),
+    ("frame", "Optical tweezers have potential applications in single-molecule biophysics.",
+     "Optical tweezers have potential applications in colloid and polymer rheology."),
 ]
 
 PARAPHRASES = [
@@ -100,6 +107,34 @@ def test_guards_are_symmetric(guard: str, a: str, b: str) -> None:
 def test_guards_stay_silent_on_paraphrases(a: str, b: str) -> None:
     verdict = check_pair(a, b)
     assert verdict.compatible, verdict.reasons
+
+
+FRAME_AND_PIVOT_PARAPHRASES = [
+    ("The survey uses satellite imagery in cold lakes.", "In cold lakes, the survey uses satellite imagery."),
+    ("Does warming accelerate soil respiration?", "Is soil respiration accelerated by warming?"),
+    ("Fault creep might release stress and delay large earthquakes.", "Large earthquakes may be delayed because fault creep releases stress."),
+    ("Yields were lower due to the late frost.", "Yields were lower because of the late frost."),
+    ("The dose response rose fivefold in the second week.", "The dose response rose 5-fold in the second week."),
+    ("Drought reduced the growth of the seedlings.", "Drought reduced the growth of seedlings."),
+    ("The model predicts mean annual rainfall over the basin.", "The model predicts average yearly rainfall over the basin."),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), FRAME_AND_PIVOT_PARAPHRASES)
+def test_frame_and_pivot_rules_let_rewordings_through(a: str, b: str) -> None:
+    verdict = check_pair(a, b)
+    assert verdict.compatible, verdict.reasons
+
+
+def test_a_single_differing_word_is_left_to_cosine() -> None:
+    """No word list tells "crucial"/"critical" (a synonym) from "success"/"failure" (a contrast): both pass."""
+    assert check_pair("The enzyme is crucial for repair.", "The enzyme is critical for repair.").compatible
+    assert check_pair("The graft was a success.", "The graft was a failure.").compatible
+
+
+def test_the_frame_guard_names_what_was_added() -> None:
+    assert check_pair("Rats fed the diet gained weight.", "Female rats fed the diet gained weight.").reasons == [
+        "frame: 'female' in b only; the rest is the same"]
 
 
 def test_reasons_name_the_guard_the_cue_and_the_side() -> None:
