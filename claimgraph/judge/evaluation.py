@@ -26,9 +26,8 @@ from claimgraph.context import Context
 from claimgraph.judge.voting import CORRECT, INCORRECT, UNJUDGED, UnitOutcome
 from claimgraph.quality.grounding import GroundingAudit
 from claimgraph.quality.reports import RuleViolation
-from claimgraph.quality.rules import rule_violations
+from claimgraph.quality.rules import profile_rules, rule_violations
 from claimgraph.quality.semantic import semantic_violations
-from claimgraph.quality.shapes import compile_profile
 
 NO_RELIABLE_ANCHOR = "no_reliable_anchor"
 FINAL_GATE_FAILED = "final_gate_failed"
@@ -54,7 +53,7 @@ class Metrics:
 
 def critical_violations(ctx: Context, paper_id: str) -> list[RuleViolation]:
     """Critical rows of the profile's gate rules and of its semantic rules on the paper graph."""
-    structural = rule_violations(ctx.store, ctx.iris.paper(paper_id), compile_profile(ctx.profile).rules, ctx.vocabulary)
+    structural = rule_violations(ctx.store, ctx.iris.paper(paper_id), profile_rules(ctx.profile), ctx.vocabulary)
     return [violation for violation in [*structural, *semantic_violations(ctx, paper_id)] if violation.critical]
 
 

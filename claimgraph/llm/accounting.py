@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
-from claimgraph.llm.backends import CallTag
-from claimgraph.llm.cache import Completion
+if TYPE_CHECKING:  # type hints only: the backends module imports openai, which takes 0.4 s to load
+    from claimgraph.llm.backends import CallTag
+    from claimgraph.llm.cache import Completion
 
 TOTAL = "(all)"
 

@@ -19,6 +19,7 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,12 @@ def load_rule(path: Path) -> Rule:
             raise ProfileError(f"{path}: '# solver: {solver}' must read 'z3 CHECK' (a check of claimgraph.quality.semantic)")
         solver = parts[1]
     return Rule(path.stem, text, residual if residual != "none" else None, severity, solver, _header(text, "from") or "")
+
+
+@cache
+def profile_rules(profile: Profile) -> tuple[Rule, ...]:
+    """The profile's gate rules, read once (the gate needs only these, not the ShEx schema)."""
+    return tuple(load_rule(path) for path in profile.rule_files)
 
 
 def rule_violations(store: Store, graph: NamedNode, rules: Sequence[Rule], vocabulary: NamedNode) -> list[RuleViolation]:

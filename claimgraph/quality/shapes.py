@@ -31,7 +31,7 @@ from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import ontology_classes
 from claimgraph.profile.schema import Cardinality, load_schema, triple_constraints
 from claimgraph.quality.reasons import clean_reason
-from claimgraph.quality.rules import Rule, load_rule
+from claimgraph.quality.rules import Rule, profile_rules
 from claimgraph.quality.shex_rudof import conforming_pairs, rudof_available
 from claimgraph.rdf.vocab import CG, PREFIXES, RDF, XSD, short_iri
 
@@ -58,7 +58,7 @@ def compile_profile(profile: Profile) -> CompiledProfile:
         schema=schema,
         shape_of_class=_shape_map(profile, schema),
         cardinality=_cardinalities(schema),
-        rules=tuple(load_rule(path) for path in profile.rule_files),
+        rules=profile_rules(profile),
         shex_texts=tuple(path.read_text(encoding="utf-8") for path in profile.shex_files),
     )
 
