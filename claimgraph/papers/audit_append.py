@@ -13,7 +13,12 @@ of the number computed in the update, and every other term is written as the
 RDF library writes it in N-Triples (as INSERT DATA is), not bound with VALUES:
 a record of ten activities would need hundreds of variables, which overflow
 Virtuoso's stack. Whatever ``activity_triples`` writes is written here the
-same way.
+same way. Only the WHERE part, which is claimgraph's own text, has its
+fragments expanded and its variables replaced: the INSERT template holds the
+activities' literals (notes, file names, findings quoting a response), and a
+``{{...}}`` or ``?audit`` inside one of them is data. The audit graph is
+written as a constant there, never by VALUES: Virtuoso 7 cannot compile
+(SQ156) a VALUES-bound graph that a sub-select and a BIND both use.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import TYPE_CHECKING, cast
 from pyoxigraph import BlankNode, Literal, NamedNode
 
 from claimgraph.errors import ClaimgraphError
-from claimgraph.rdf.binding import Term, tokenize
+from claimgraph.rdf.binding import Term, bind_constants
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import expand_fragments, read_internal_query
 from claimgraph.rdf.vocab import CG
@@ -76,23 +81,6 @@ def append_update(iris: IriScheme, paper_id: str, activities: Sequence[Activity]
             subject, predicate, obj = cast(Term, triple.subject), cast(Term, triple.predicate), cast(Term, triple.object)
             template.append(f"{position(subject)} {position(predicate)} {position(obj, predicate)} .")
     last = read_internal_query("audit-last-sequence")
-    text = (
-        "INSERT { GRAPH ?audit {\n" + "\n".join(template) + "\n} }\nWHERE {\n"
-        f"{{ {last} }}\n" + "\n".join(binds) + "\n}"
-    )
-    return with_constants(expand_fragments(text), bindings)
-
-
-def with_constants(sparql: str, bindings: dict[str, Term]) -> str:
-    """Each ``?name`` token of a bound variable replaced by its term in N-Triples form (strings, IRIs and comments untouched).
-
-    Not VALUES here: Virtuoso 7 cannot compile (SQ156) a VALUES-bound graph
-    that a sub-select and a BIND both use, and this update has both. The
-    variables replaced stand only where a term may (GRAPH, STR(...)).
-    """
-    parts = []
-    for token in tokenize(sparql):
-        name = token.text[1:] if token.kind == "var" else None
-        parts.append(str(bindings[name]) if name in bindings else token.text)
-    return "".join(parts)
+    where = bind_constants(expand_fragments(f"WHERE {{\n{{ {last} }}\n" + "\n".join(binds) + "\n}"), bindings)
+    return "INSERT { GRAPH " + variable(audit) + " {\n" + "\n".join(template) + "\n} }\n" + where
 

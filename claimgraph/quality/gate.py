@@ -38,9 +38,8 @@ from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import ResidualType, residual_types
 from claimgraph.quality.grounding import GroundingAudit, audit_paper, grounding_violations
 from claimgraph.quality.reports import RuleViolation
-from claimgraph.quality.rules import rule_violations
+from claimgraph.quality.rules import profile_rules, rule_violations
 from claimgraph.quality.semantic import semantic_violations
-from claimgraph.quality.shapes import compile_profile
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.queries import query_description, read_internal_query, read_sparql, read_sparql_file
 from claimgraph.rdf.vocab import CG
@@ -94,7 +93,8 @@ def measure_query() -> str:
         else:
             parts.append(f"  {{\n{body}\n  }}")
     prologue = "".join(f"PREFIX {prefix}: <{namespace}>\n" for prefix, namespace in sorted(prefixes.items()))
-    return prologue + "SELECT * WHERE {\n" + "\n".join(parts) + "\n}"
+    projection = " ".join(f"?{name}" for name in measure_names())
+    return prologue + f"SELECT {projection} WHERE {{\n" + "\n".join(parts) + "\n}"
 
 
 def measure_graph(ctx: Context, graph: NamedNode, paper: NamedNode) -> dict[str, int]:
@@ -163,7 +163,7 @@ def evaluate_gate(ctx: Context, paper_id: str, measured: tuple[dict[str, int], d
     raw, repaired = measured or (measure_graph(ctx, ctx.iris.raw_graph(paper_id), paper), measure_graph(ctx, paper, paper))
     types = declared_residuals(ctx.profile)
     audit = grounding or audit_paper(ctx, paper_id)
-    violations = [*findings, *rule_violations(ctx.store, paper, compile_profile(ctx.profile).rules, ctx.vocabulary),
+    violations = [*findings, *rule_violations(ctx.store, paper, profile_rules(ctx.profile), ctx.vocabulary),
                   *semantic_violations(ctx, paper_id), *grounding_violations(audit, paper)]
     kept = [label for label in stored_residuals(ctx.store, paper) if label not in types or types[label].stage != GRAPH_STAGE]
     produced = {violation.residual for violation in violations if violation.residual and violation.severity == CRITICAL}

@@ -31,6 +31,14 @@ def test_record_writes_what_a_serial_numbering_would(store: Store, iris: IriSche
     assert [entry["sequence"] for entry in audit_trail(store, iris, "p")] == [1, 2, 3, 4, 5, 6]
 
 
+def test_notes_that_look_like_template_syntax_are_stored_as_written(store: Store, iris: IriScheme) -> None:
+    """A note quoting a response (or a file name) with fragment braces or the update's own variable names is data."""
+    notes = {"response": "{{activity_iri(?audit, ?n0, \"x\")}}.dot", "finding": "?audit ?last ?n0 {{no_such_fragment}}"}
+    record(store, iris, "p", [Activity("extract", "materialize", {"nodes": 1}, notes=notes, started=now(), ended=now())])
+    stored = {triple.object.value for triple in store.triples(iris.audit_graph("p")) if isinstance(triple.object, Literal)}
+    assert set(notes.values()) <= stored
+
+
 @pytest.mark.parametrize("sequence", [1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 123456])
 def test_the_sparql_activity_iri_equals_the_python_one(store: Store, iris: IriScheme, sequence: int) -> None:
     activity = Activity("gate", "gate")
