@@ -6,6 +6,14 @@ second writer is told which process has the store instead of a RocksDB lock
 message; the kernel drops the lock when the holder dies, even by SIGKILL, so a
 crash never leaves a stale lock behind. Readers open the store read-only and
 take no lock.
+
+pyoxigraph calls a read-only open while another process writes "undefined
+behaviour": RocksDB reads the list of table files, and the writer's
+background compaction may delete one of them before the reader opens it
+("Corruption: IO error: No such file or directory ... .sst"). The list is
+current again once the compaction has written it, so ``open_read_only``
+opens again a few times, a little later each time, before it gives up with
+a message saying that another process is writing.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -25,6 +34,26 @@ from claimgraph.store.base import QueryResult, Store
 
 class StoreLockedError(StoreError):
     """Another process is writing the embedded store."""
+
+
+READ_ONLY_ATTEMPTS = 6
+_VANISHED = "No such file or directory"
+
+
+def open_read_only(path: Path, attempts: int = READ_ONLY_ATTEMPTS) -> pyoxigraph.Store:
+    """The store opened read-only; opened again (after 0.05, 0.1, 0.2 ... s) while a writer's compaction has just
+    deleted a table file the store's file list still names (see the module docstring)."""
+    for attempt in range(attempts):
+        try:
+            return pyoxigraph.Store.read_only(str(path))
+        except (OSError, RuntimeError) as error:
+            if _VANISHED not in str(error):
+                raise
+            if attempt == attempts - 1:
+                raise StoreError(f"cannot open the store at {path} read-only: another process is writing it and its files "
+                                 f"changed during {attempts} attempts to open it ({error}); try again") from error
+            time.sleep(0.05 * 2 ** attempt)
+    raise AssertionError("unreachable")
 
 
 def lock_path(path: str | Path) -> Path:
@@ -95,14 +124,14 @@ class EmbeddedStore(Store):
             elif read_only:
                 if not (Path(path) / "CURRENT").is_file():
                     raise StoreError(f"no claimgraph store at {path} (nothing ingested yet?)")
-                self._store = pyoxigraph.Store.read_only(str(path))
+                self._store = open_read_only(Path(path))
             else:
                 if Path(path).exists() and not Path(path).is_dir():
                     raise StoreError(f"the store location {path} is a file, not a store directory")
                 self._lock = WriterLock(path)
                 Path(path).mkdir(parents=True, exist_ok=True)
                 self._store = pyoxigraph.Store(str(path))
-        except OSError as error:
+        except (OSError, RuntimeError) as error:
             self._release_lock()
             raise StoreError(f"cannot open the store at {path}: {error}") from error
         except StoreError:
