@@ -19,9 +19,15 @@ default, offline), and prints:
   ("cosine-only canonicalizer") and on ("full policy"): pair curves per group and type,
   false-accept rate per negative kind, the target check, and hub purity / B-cubed F1 /
   wrong members per type. This is the policy as the product runs it: hub search,
-  pending stage, hub_size 2, fixed hub vectors, exact-text groups.
+  pending stage, hub_size 2, fixed hub vectors, exact-text groups;
+- a SIMULATION of LLM adjudication of a band (canon_eval/adjudication.py: the fake server
+  answers from the gold labels, wrong on 0%, 10% and 20% of the questions; no model);
+- a check of how far the guards' word lists and the generator's rewrite lexicon overlap;
+- every table again on the held-out set (canon_eval/heldout.toml, never tuned on), and the
+  target on both sets pooled.
 
     HF_HUB_OFFLINE=1 python bench/canonical_quality.py [--json out.json] [--seed 29] [--embedder minilm] [--no-canonicalizer]
+        [--band LOW HIGH] [--no-simulation]
 
 ``--seed`` picks the ARCHE sample; 13 was used while the guards were developed, so the
 default, 29, is a sample the guards were not tuned on.

@@ -139,14 +139,19 @@ def simulate(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], cosine: np.n
     return result
 
 
+def _pr(point: dict[str, object]) -> str:
+    precision, recall = point["precision"], point["recall"]
+    return f"P {precision:.3f} R {recall:.3f}" if isinstance(precision, float) and isinstance(recall, float) else "nothing joined"
+
+
 def print_simulation(result: dict[str, object]) -> None:
     low, high = result["band"]
     print(f"\nSIMULATED LLM adjudication (no model: the fake server answers from the gold labels, wrong on a stated share), "
           f"cautious types pooled, band [{low:.2f}, {high:.2f}), {result['pairs_in_band']} guard-passed pairs in the band")
     for label, point in result["no_adjudication"].items():
-        print(f"  no adjudication, threshold {low if label == 'at_low' else high:.2f}: P {point['precision']:.3f} R {point['recall']:.3f}")
+        print(f"  no adjudication, threshold {low if label == 'at_low' else high:.2f}: {_pr(point)}")
     for rate, run in result["runs"].items():
         pair, placed = run["pairwise"], run["canonicalizer"]
-        print(f"  simulated adjudicator wrong on {float(rate):.0%}: pairwise P {pair['precision']:.3f} R {pair['recall']:.3f} "
-              f"({run['pairwise_questions']} questions, {run['pairwise_calls']} calls) | canonicalizer P {placed['precision']:.3f} "
-              f"R {placed['recall']:.3f} ({run['canonicalizer_questions']} questions, {run['canonicalizer_calls']} calls)")
+        print(f"  simulated adjudicator wrong on {float(rate):.0%}: pairwise {_pr(pair)} ({run['pairwise_questions']} questions, "
+              f"{run['pairwise_calls']} calls) | canonicalizer {_pr(placed)} ({run['canonicalizer_questions']} questions, "
+              f"{run['canonicalizer_calls']} calls)")
