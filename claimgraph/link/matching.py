@@ -105,7 +105,7 @@ def embedding_matches(mentions: Sequence[Mention], terms: Sequence[OntologyTerm]
             if score < settings.close_threshold:
                 break
             term, label = labels[int(column)]
-            if settings.guards and not check_pair(mention.text, label.text).compatible:
+            if settings.guards and not check_pair(mention.text, label.text, frame=False).compatible:
                 continue
             matches.append(Match(mention, term.iri, CLOSE, round(min(score, 1.0), 3), "embedding", label.text))
             break

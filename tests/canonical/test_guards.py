@@ -137,6 +137,13 @@ def test_the_frame_guard_names_what_was_added() -> None:
         "frame: 'female' in b only; the rest is the same"]
 
 
+def test_term_linking_leaves_the_frame_guard_out_and_keeps_the_others() -> None:
+    """A narrower mention is a close match of the broader term's label; a negated one is still refused."""
+    assert not check_pair("moderate physical activity", "physical activity").compatible
+    assert check_pair("moderate physical activity", "physical activity", frame=False).compatible
+    assert check_pair("non-randomized controlled trial", "randomized controlled trial", frame=False).reasons == ["polarity: 'non' in a only"]
+
+
 def test_reasons_name_the_guard_the_cue_and_the_side() -> None:
     verdict = check_pair("Soil temperature is associated with soil respiration.", "Soil temperature is not associated with soil respiration.")
     assert verdict.reasons == ["polarity: 'not' in b only"]
