@@ -63,10 +63,15 @@ def test_readers_during_a_write_see_exactly_the_states_between_writes(tmp_path: 
     reader_end, writer_end = pipe()
     writer = start_forked(["--store", str(live), *argv], pause=writer_end)
     seen = []
-    while (count := reader_end.recv()) != -1:
-        with EmbeddedStore(live, read_only=True) as reader:
-            seen.append(state_digest(reader) == prefixes[count])
-        reader_end.send(True)
+    count = 0
+    try:
+        while (count := reader_end.recv()) != -1:
+            with EmbeddedStore(live, read_only=True) as reader:
+                seen.append(state_digest(reader) == prefixes[count])
+            reader_end.send(True)
+    finally:  # a failed check must not leave the writer waiting for an answer after the test run ends
+        if writer.is_alive() and count != -1:
+            writer.kill()
     writer.join()
     assert writer.exitcode == 0
     assert len(seen) == len(prefixes) - 1 >= 6 and all(seen)
