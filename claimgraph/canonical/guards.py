@@ -225,7 +225,7 @@ def _quantity_pattern(words: GuardWords) -> re.Pattern[str]:
     spellings = sorted(words.units, key=len, reverse=True)
     unit = "|".join(r"\s+".join(re.escape(part) for part in spelling.split()) for spelling in spellings)
     return re.compile(
-        rf"(?<![\w.])(?<![A-Za-z]-)(?P<sign>-(?=\d))?(?P<lo>{_NUMBER})"
+        rf"(?<![\w.])(?<![A-Za-z]-)(?P<sign>-(?=\d))?(?P<lo>{_NUMBER})(?:\^(?P<power>[-+]?\d{{1,3}})(?!\d))?"
         rf"(?:\s*(?:e|[×x]\s*10\^?)(?P<exp>[-+]?\d+))?"
         rf"(?:\s*(?:-|–|to)\s*(?P<hi>{_NUMBER}))?"
         rf"(?:[\s-]?(?P<unit>{unit})(?:\s*/\s*(?P<per>{unit})|\s+per\s+(?P<per_word>{unit}))?)?"
@@ -252,9 +252,17 @@ def _digits(value: float) -> str:
     return format(value, "g") if not value.is_integer() or abs(value) >= 1e15 else str(int(value))
 
 
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+_EXPONENT = re.compile(r"(?<=\d)[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+
+
 def spell_numbers(text: str, words: GuardWords) -> str:
-    """Number words as digits ("two weeks" -> "2 weeks", "twice" -> "2-fold", "3 million" -> "3000000")."""
+    """Number words as digits ("two weeks" -> "2 weeks", "twice" -> "2-fold", "3 million" -> "3000000"),
+    a superscript after a digit as a power ("10⁹" -> "10^9", "×10⁻⁵" -> "×10^-5"; "m²" stays a unit), and
+    subscript digits as digits ("CO₂" -> "CO2")."""
     text = re.sub(r"(?<=\d)\u00b7(?=\d)", ".", text).replace("\u2212", "-")
+    text = _EXPONENT.sub(lambda m: "^" + m.group(0).translate(_SUPERSCRIPTS), text).translate(_SUBSCRIPTS)
     numbered, folded, counted, scaled = _word_patterns(words)
     values = {**words.number_words, "one": 1.0}
     text = numbered.sub(lambda m: f"{_digits(values[m.group('word').lower()])}-fold", text)
@@ -273,18 +281,26 @@ def quantities(text: str, words: GuardWords) -> dict[tuple[object, ...], str]:
     spelled = spell_numbers(text, words)
     found: dict[tuple[object, ...], str] = {}
     for match in _quantity_pattern(words).finditer(spelled):
-        scale = 10.0 ** int(match.group("exp")) if match.group("exp") else 1.0
-        sign = -1.0 if match.group("sign") else 1.0
-        low = round(sign * _value(match.group("lo")) * scale, 12)
-        high = round(_value(match.group("hi")) * scale, 12) if match.group("hi") else None
         unit = _unit(match, words)
-        found.setdefault((low, high, unit), match.group(0).strip())
+        found.setdefault((*_magnitudes(match), unit), match.group(0).strip())
     rest = _quantity_pattern(words).sub(" ", spelled)
     for token in _CODE.findall(rest):
         digits = tuple(re.findall(r"\d+(?:\.\d+)?", token))
         if digits:
             found.setdefault(("code", digits), token.strip(".'"))
     return found
+
+
+def _magnitudes(match: re.Match[str]) -> tuple[float | str, float | None]:
+    """The value and upper bound of a matched quantity; one too large for a float ("1e400", "10^999") is kept as written."""
+    sign = -1.0 if match.group("sign") else 1.0
+    try:
+        scale = 10.0 ** int(match.group("exp")) if match.group("exp") else 1.0
+        high = round(_value(match.group("hi")) * scale, 12) if match.group("hi") else None
+        base = _value(match.group("lo")) ** int(match.group("power") or 1)
+        return round(sign * base * scale, 12), high
+    except (OverflowError, ZeroDivisionError):
+        return match.group(0).strip(), None
 
 
 def _unit(match: re.Match[str], words: GuardWords) -> str:

@@ -180,9 +180,28 @@ def test_an_increase_in_is_an_argument_not_a_qualifier() -> None:
     ("10-20 mg", (10.0, 20.0, "mg")),
     ("1.5 × 10^3 cells", (1500.0, None, "")),
     ("HR 1·69", (1.69, None, "")),
+    ("a gain of 10⁹ Hz", (1e9, None, "Hz")),
+    ("a gain of 10^9 Hz", (1e9, None, "Hz")),
+    ("3×10⁻⁵ M of the inhibitor", (3e-05, None, "M")),
+    ("an area of 5 m²", (5.0, None, "m2")),
 ])
 def test_numbers_parse_with_their_units(text: str, key: tuple[object, ...]) -> None:
     assert key in quantities(text, load_guard_words())
+
+
+def test_superscript_powers_are_numbers_and_subscript_digits_are_digits() -> None:
+    """"10⁹" and "20⁹", "×10⁻⁵" and "×10⁻⁶" were once read as no number or as the same numbers; "CO₂" is "CO2"."""
+    assert not check_pair("A gain as high as 10⁹ Hz is reported.", "A gain as high as 20⁹ Hz is reported.").compatible
+    assert not check_pair("The IC50 is 3×10⁻⁵ M.", "The IC50 is 3×10⁻⁶ M.").compatible
+    assert check_pair("A gain as high as 10⁹ Hz is reported.", "A gain as high as 1e9 Hz is reported.").compatible
+    assert check_pair("Rising CO₂ warms the oceans.", "Rising CO2 warms the oceans.").compatible
+
+
+def test_quantities_too_large_for_a_float_are_compared_as_written() -> None:
+    words = load_guard_words()
+    assert ("1e400", None, "") in quantities("a bound of 1e400", words)
+    assert not check_pair("The bound is 1e400.", "The bound is 1e401.").compatible
+    assert not check_pair("There are 10^999 states.", "There are 10^998 states.").compatible
 
 
 def test_numbers_inside_identifiers_are_compared_as_codes() -> None:
