@@ -7,18 +7,26 @@ checked by pyshex, the engine claimgraph used before) and the default (rudof
 decides, pyshex words the rejected nodes). Prints nodes, seconds, nodes per
 second and the ratio; then compares the two engines node by node (rudof alone
 against pyshex alone) on every focus node and reports the pairs compared and
-any disagreement.
+any disagreement. ``--before COMMIT`` also runs that commit's own
+``bench/ingest_arche.py`` (its tree from ``git archive``, first on PYTHONPATH)
+and reads the validation rate it prints for the embedded store: the code as it
+was, in the same run (be6765a is the commit issue 14 was filed against).
 
-    python bench/validation_speed.py [--arche DIR] [--limit N] [--workers N]
+    python bench/validation_speed.py [--arche DIR] [--limit N] [--workers N] [--before be6765a]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+from command_times import extract
 
 from claimgraph.context import Context
 from claimgraph.loaders import find_inputs, load_document
@@ -56,12 +64,25 @@ def differential(ctx: Context) -> tuple[int, int, list[str]]:
     return compared, failing, problems
 
 
+def earlier_rate(commit: str, arche: Path) -> float:
+    """Validated nodes per second on the embedded store, as the commit's own bench/ingest_arche.py measures them."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree = extract(commit, Path(folder))
+        done = subprocess.run([sys.executable, str(tree / "bench" / "ingest_arche.py"), "--arche", str(arche.resolve()), "--repeats", "1"],
+                              env=dict(os.environ, PYTHONPATH=str(tree)), cwd=folder, capture_output=True, text=True, check=True)
+    found = re.search(r"validated nodes/second\s+([\d,]+)", done.stdout)
+    if found is None:
+        raise SystemExit(f"{commit}'s bench/ingest_arche.py printed no validation rate:\n{done.stdout[-800:]}")
+    return float(found.group(1).replace(",", ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--arche", type=Path, default=real_arche_dir())
     parser.add_argument("--limit", type=int, default=0, help="only the first N papers")
     parser.add_argument("--workers", type=int, default=None, help="validation processes (default: one per CPU, as the command uses)")
     parser.add_argument("--no-differential", action="store_true")
+    parser.add_argument("--before", help="an earlier commit whose own benchmark measures its validation in this run")
     args = parser.parse_args()
     if args.arche is None:
         raise SystemExit("no ARCHE corpus: set CLAIMGRAPH_ARCHE_DIR or pass --arche")
@@ -80,6 +101,9 @@ def main() -> None:
             label = "pyshex alone (before)" if engine == "pyshex" else "rudof + pyshex for failures"
             print(f"  {label:<30} {seconds:8.2f} s  {nodes:7,} nodes  {failed} failed  {nodes / seconds:9,.0f} nodes/s")
         print(f"  speed-up (nodes/s ratio)      {results['auto'] / results['pyshex']:.2f}x")
+        if args.before:
+            before = earlier_rate(args.before, args.arche)
+            print(f"  {args.before} (its own benchmark)     {before:9,.0f} nodes/s; now {results['auto'] / before:.2f}x that")
         if not args.no_differential:
             compared, failing, problems = differential(ctx)
             print(f"differential: {compared:,} focus/shape pairs compared, {failing} nonconformant, {len(problems)} disagreements")

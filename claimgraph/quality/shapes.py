@@ -140,8 +140,9 @@ def shape_results_batch(graphs: list[GraphInput], compiled: CompiledProfile, eng
 def _sort_subjects(graph: GraphInput, compiled: CompiledProfile) -> None:
     """Fill the graph's focus nodes per shape, and its rows for subjects no shape can check."""
     types: dict[NamedNode | BlankNode, list[str]] = defaultdict(list)
+    rdf_type = RDF.type
     for triple in graph.triples:
-        if triple.predicate == RDF.type and isinstance(triple.object, NamedNode):
+        if triple.predicate == rdf_type and isinstance(triple.object, NamedNode):
             types[triple.subject].append(triple.object.value)  # type: ignore[index]
     for subject, classes in types.items():
         for cls in classes:
@@ -165,19 +166,20 @@ def _independent_groups(graphs: list[GraphInput]) -> list[list[GraphInput]]:
     about a node both mention; paper-scoped IRIs make that rare, and such
     graphs are checked alone.
     """
-    owner: dict[str, int] = {}
-    clash: set[int] = set()
-    for index, graph in enumerate(graphs):
-        for triple in graph.triples:
-            if isinstance(triple.subject, BlankNode) or isinstance(triple.object, BlankNode):
+    subjects = [{cast(NamedNode | BlankNode, triple.subject).value for triple in graph.triples} for graph in graphs]
+    objects = [{triple.object.value for triple in graph.triples if isinstance(triple.object, NamedNode)} for graph in graphs]
+    owners: dict[str, list[int]] = defaultdict(list)
+    for index, names in enumerate(subjects):
+        for name in names:
+            owners[name].append(index)
+    clash = {index for index, graph in enumerate(graphs)
+             if any(isinstance(triple.subject, BlankNode) or isinstance(triple.object, BlankNode) for triple in graph.triples)}
+    for index, names in enumerate(subjects):
+        for name in names | objects[index]:
+            others = owners.get(name, ())
+            if any(other != index for other in others):
                 clash.add(index)
-            subject = cast(NamedNode | BlankNode, triple.subject)
-            if owner.setdefault(subject.value, index) != index:
-                clash.update({index, owner[subject.value]})
-    for index, graph in enumerate(graphs):
-        for triple in graph.triples:
-            if isinstance(triple.object, NamedNode) and owner.get(triple.object.value, index) != index:
-                clash.update({index, owner[triple.object.value]})
+                clash.update(others)
     together = [graph for index, graph in enumerate(graphs) if index not in clash]
     return ([together] if together else []) + [[graph] for index, graph in enumerate(graphs) if index in clash]
 

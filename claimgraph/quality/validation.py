@@ -81,22 +81,29 @@ def _validate_graphs(ctx: Context, graphs: list[NamedNode], workers: int) -> Val
     report = ValidationReport(compiled.name)
     canonical = ctx.iris.canonical_graph()
     groups = [graphs[start:start + GRAPHS_PER_JOB] for start in range(0, len(graphs), GRAPHS_PER_JOB)]
+
+    def collect(group: list[NamedNode], results: list[list[ResultRow]]) -> None:
+        """Shape rows as a report per graph, with its rule violations (run here while the workers check the next jobs)."""
+        for graph, rows in zip(group, results):
+            graph_report = GraphReport(graph, [_result(graph, *row) for row in rows])
+            graph_report.violations.extend(rule_violations(store, graph, compiled.rules, ctx.vocabulary))
+            report.graphs.append(graph_report)
+
     if workers > 1 and len(groups) > 1 and "fork" in multiprocessing.get_all_start_methods():
         # fork: workers inherit the compiled profile; batches bound the memory held as N-Triples.
         with multiprocessing.get_context("fork").Pool(min(workers, len(groups))) as pool:
             for start in range(0, len(groups), 4 * workers):
                 batch = groups[start:start + 4 * workers]
                 jobs = [(profile, [(graph != canonical, store.graph_ntriples(graph)) for graph in group]) for group in batch]
-                for group, results in zip(batch, pool.imap(_shape_job, jobs)):
-                    for graph, rows in zip(group, results):
-                        report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in rows]))
+                # largest jobs first, so that no worker is left with a big one when the others are done
+                order = sorted(range(len(jobs)), key=lambda index: -sum(len(body) for _, body in jobs[index][1]))
+                for index, results in zip(order, pool.imap(_shape_job, [jobs[index] for index in order])):
+                    collect(batch[index], results)
     else:
         for group in groups:
-            results = _shape_job((profile, [(graph != canonical, store.graph_ntriples(graph)) for graph in group]))
-            for graph, rows in zip(group, results):
-                report.graphs.append(GraphReport(graph, [_result(graph, *row) for row in rows]))
-    for graph_report in report.graphs:
-        graph_report.violations.extend(rule_violations(store, graph_report.graph, compiled.rules, ctx.vocabulary))
+            collect(group, _shape_job((profile, [(graph != canonical, store.graph_ntriples(graph)) for graph in group])))
+    position = {graph: index for index, graph in enumerate(graphs)}
+    report.graphs.sort(key=lambda graph_report: position[graph_report.graph])
     return report
 
 
