@@ -7,7 +7,11 @@ quantity / scope / hedge / swap / topic for hard negatives, source ``handwritten
 
 - handwritten.toml: the hand-written pairs (committed), development pairs.
 - heldout.toml: hand-written pairs written and committed before the guards of the second round
-  were changed, never tuned on; read by ``heldout_pairs`` and scored apart (source "heldout").
+  were changed and not tuned on in that round; the third round read its failures, so it is
+  development data since (source "heldout", ids ``ho-NNN``).
+- heldout2.toml: hand-written pairs written blind to the guards and committed before the third
+  round changed them; never tuned on (source "heldout2", ids ``h2-NNN``).
+  ``heldout_pairs(name)`` reads either; the benchmark scores each apart.
 - Generated (never committed: ARCHE text stays in its folder, CLAIMGRAPH_ARCHE_DIR or
   ../shared/data/arche): a seeded sample of ARCHE viewpoints, each giving a paraphrase
   (rewrites.py) and hard negatives (perturb.py); and "topic" negatives: two different
@@ -36,7 +40,8 @@ from .perturb import PERTURBATIONS
 from .rewrites import Lexicon, load_lexicon, paraphrase
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.toml")
-HELDOUT = Path(__file__).with_name("heldout.toml")
+HELDOUT_SETS = {"heldout": (Path(__file__).with_name("heldout.toml"), "ho"),
+                "heldout2": (Path(__file__).with_name("heldout2.toml"), "h2")}
 CAUTIOUS = ("Claim", "Hypothesis", "Association", "ResearchQuestion", "Evidence", "Viewpoint")
 AGGRESSIVE = ("Factor", "Variable", "StudyDesign", "StatisticalMethod")
 NEGATIVE_KINDS = ("negation", "direction", "quantity", "scope", "hedge", "swap", "topic")
@@ -63,9 +68,10 @@ class Pair:
         return self.label == "same"
 
 
-def heldout_pairs(path: Path = HELDOUT) -> list[Pair]:
-    """The held-out hand-written pairs (ids ``ho-NNN``, source ``heldout``)."""
-    return handwritten_pairs(path, source="heldout", prefix="ho")
+def heldout_pairs(name: str = "heldout2") -> list[Pair]:
+    """The pairs of one held-out set of ``HELDOUT_SETS`` (source ``name``)."""
+    path, prefix = HELDOUT_SETS[name]
+    return handwritten_pairs(path, source=name, prefix=prefix)
 
 
 def handwritten_pairs(path: Path = HANDWRITTEN, source: str = "handwritten", prefix: str = "hw") -> list[Pair]:

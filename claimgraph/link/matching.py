@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from claimgraph.canonical.embeddings import Embedder
-from claimgraph.canonical.guards import check_pair
+from claimgraph.canonical.guards.check import check_pair
 from claimgraph.link.labels import normalized_label
 from claimgraph.link.terms import OntologyTerm, TermLabel
 

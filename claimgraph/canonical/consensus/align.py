@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from claimgraph.canonical.guards import check_pair
+from claimgraph.canonical.guards.check import check_pair
 
 Compatible = Callable[[str, str], bool]
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 import numpy as np
 from pyoxigraph import NamedNode
 
-from claimgraph.canonical.guards import check_pair
+from claimgraph.canonical.guards.check import check_pair
 from claimgraph.canonical.links.state import HubRow, NodeRow
 from claimgraph.canonical.links.writes import LINK_PREDICATES
 from claimgraph.canonical.plan import Link, Plan

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from claimgraph.canonical.guard_vocabulary import GuardWords
+from claimgraph.canonical.guards.vocabulary import GuardWords
 
 Stemmer = Callable[[str, GuardWords], str]
 

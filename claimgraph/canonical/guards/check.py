@@ -6,21 +6,22 @@ texts whose cosine clears the threshold, ``check_pair`` compares what an embeddi
 
 - polarity: negation cues ("not", "no", "lack of", "fails to", "without", ...) in one text only,
   or more of them in one text than in the other;
-- numbers: the quantities with their units ("20%", "2.5 mg/kg", "3-fold", "two weeks") and the
-  numbers inside identifiers ("IL-6", "PM2.5") must be the same sets;
+- numbers: the quantities with their units ("20%", "2.5 mg/kg", "3-fold", "two weeks"), on one
+  scale per dimension ("12 months" = "1 year"), and the numbers inside identifiers ("IL-6",
+  "PM2.5") must be the same sets (numbers.py);
 - direction: change words (increase/decrease families) present in one text only or disagreeing,
-  and opposite words ("short"/"long", "male"/"female") split between the texts;
-- hedge: a hedge ("may", "might", "suggests", ...) in one text only;
+  and opposite words ("short"/"long", "success"/"failure") split between the texts;
+- hedge: a hedge ("may", "might", "suggests", ...) in one text only, or more hedges in one text;
 - scope: a restrictor ("only", "except", "alone") in one text only, or a qualifier ("in older
   adults", "under drought", "when the soil is moist") whose content words the other text lacks;
-- roles: agent and patient trade places ("X drives Y" / "Y drives X"; see guard_roles.py);
+- roles: agent and patient trade places ("X drives Y" / "Y drives X"; see roles.py);
 - frame: the two texts are the same words but for one stretch, and that stretch adds content
   ("mice" / "male mice") or puts a long, unrelated phrase in the same frame ("applications in
   light detection and ranging" / "applications in machine vision"). The shared frame inflates
-  cosine; a single differing word is left to cosine, since no word list tells a synonym from a
-  contrast.
+  cosine; a single differing word is left to cosine (and to LLM adjudication where it is on),
+  since no word list tells every synonym from every contrast.
 
-The word lists live in ``guard_words.toml``. Everything is regular expressions over the two
+The word lists live in ``words.toml``. Everything is regular expressions over the two
 strings: no model, no I/O after the lists are loaded once. The guards are built to reject
 few true paraphrases; bench/canonical_quality.py measures both sides.
 """
@@ -29,18 +30,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from claimgraph.canonical.guard_roles import Roles, compare_roles, swapped_around_pivot, text_roles
-from claimgraph.canonical.guard_vocabulary import GuardWords, load_guard_words
+from claimgraph.canonical.guards.numbers import is_number, quantities
+from claimgraph.canonical.guards.roles import Roles, compare_roles, swapped_around_pivot, text_roles
+from claimgraph.canonical.guards.vocabulary import GuardWords, load_guard_words
 
 GUARDS = ("polarity", "numbers", "direction", "hedge", "scope", "roles", "frame")
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _TOKEN = re.compile(r"[^\W_]+(?:[.'][^\W_]+)*|[^\w\s]")
-_CODE = re.compile(r"[^\s,;:()\[\]{}/]*[A-Za-z][^\s,;:()\[\]{}/]*")
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def check_pair(a: str, b: str, words: GuardWords | None = None, *, frame: bool =
         *_compare_negations(first.negations, second.negations),
         *_compare_quantities(first, second),
         *_compare_directions(first, second, words),
-        *_compare_presence("hedge", first.hedges, second.hedges),
+        *_compare_counts("hedge", first.hedges, second.hedges),
         *_compare_presence("scope", first.restrictors, second.restrictors),
         *_compare_qualifiers(first, second, words),
         *(compare_roles(first.roles, second.roles) or swapped_around_pivot(list(first.words), list(second.words), words, stem)),
@@ -108,7 +108,8 @@ def text_features(text: str, words: GuardWords) -> TextFeatures:
         directions=tuple(sorted(_signed(undirected, words.up, 1) + _signed(undirected, words.down, -1))),
         opposite_words=frozenset(word for first, second, one, other in words.opposites
                                  for pattern, word in ((first, one), (second, other)) if pattern.search(plain)),
-        hedges=_found(_remove(plain, words.not_hedging), words.hedge),
+        hedges=_found(_remove(_remove(plain, words.not_hedging), words.not_hedging_questions if plain.endswith("?") else None),
+                      words.hedge),
         restrictors=_found(unnegated, words.restrictors),
         qualifiers=tuple((phrase, content) for phrase, content, _ in found),
         stems=frozenset(stem(token, words) for token in tokens if token[0].isalnum()),
@@ -201,7 +202,7 @@ def _qualifier_content(tokens: list[str], start: int, words: GuardWords, clause:
         participle = bool(content) and len(token) > 4 and token.endswith(("ing", "ed", "en"))
         if not clause and (participle or _ends_noun_phrase(token, words)):
             break
-        if token not in words.stopwords and not _is_number(token, words):
+        if token not in words.stopwords and not is_number(token, words):
             content.append(token)
         end += 1
     return end, content
@@ -210,105 +211,6 @@ def _qualifier_content(tokens: list[str], start: int, words: GuardWords, clause:
 def _ends_noun_phrase(token: str, words: GuardWords) -> bool:
     """A verb or an adverb: "in laboratory automation | enables ...", "in a | rapidly changing world"."""
     return token in words.verbs or (len(token) >= 6 and token.endswith("ly") and token not in words.not_adverbs)
-
-
-def _is_number(token: str, words: GuardWords) -> bool:
-    return (token.replace(".", "").replace(",", "").isdigit() or token in words.number_words
-            or token in words.units or token in words.scales or token in words.folds)
-
-
-# ---------------------------------------------------------------- numbers
-
-
-@lru_cache(maxsize=8)
-def _quantity_pattern(words: GuardWords) -> re.Pattern[str]:
-    spellings = sorted(words.units, key=len, reverse=True)
-    unit = "|".join(r"\s+".join(re.escape(part) for part in spelling.split()) for spelling in spellings)
-    return re.compile(
-        rf"(?<![\w.])(?<![A-Za-z]-)(?P<sign>-(?=\d))?(?P<lo>{_NUMBER})(?:\^(?P<power>[-+]?\d{{1,3}})(?!\d))?"
-        rf"(?:\s*(?:e|[×x]\s*10\^?)(?P<exp>[-+]?\d+))?"
-        rf"(?:\s*(?:-|–|to)\s*(?P<hi>{_NUMBER}))?"
-        rf"(?:[\s-]?(?P<unit>{unit})(?:\s*/\s*(?P<per>{unit})|\s+per\s+(?P<per_word>{unit}))?)?"
-        rf"(?![\w])"
-    )
-
-
-@lru_cache(maxsize=8)
-def _word_patterns(words: GuardWords) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    def alternation(names: Iterable[str]) -> str:
-        return "|".join(sorted((re.escape(name) for name in names), key=len, reverse=True))
-
-    counted = alternation(words.number_words)
-    units = alternation(spelling for spelling in words.units if spelling.isalpha() and len(spelling) > 2)
-    return (
-        re.compile(rf"(?<![\w-])(?P<word>{counted})[\s-]?fold(?![\w])", re.IGNORECASE),
-        re.compile(rf"(?<![\w-])(?P<word>{alternation(words.folds)})(?![\w-])", re.IGNORECASE),
-        re.compile(rf"(?<![\w-])(?P<word>{counted}|one(?=\s+(?:{units})(?![\w])))(?![\w-])", re.IGNORECASE),
-        re.compile(rf"(?P<number>{_NUMBER})\s+(?P<word>{alternation(words.scales)})(?![\w])", re.IGNORECASE),
-    )
-
-
-def _digits(value: float) -> str:
-    return format(value, "g") if not value.is_integer() or abs(value) >= 1e15 else str(int(value))
-
-
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
-_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-_EXPONENT = re.compile(r"(?<=\d)[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
-
-
-def spell_numbers(text: str, words: GuardWords) -> str:
-    """Number words as digits ("two weeks" -> "2 weeks", "twice" -> "2-fold", "3 million" -> "3000000"),
-    a superscript after a digit as a power ("10⁹" -> "10^9", "×10⁻⁵" -> "×10^-5"; "m²" stays a unit), and
-    subscript digits as digits ("CO₂" -> "CO2")."""
-    text = re.sub(r"(?<=\d)\u00b7(?=\d)", ".", text).replace("\u2212", "-")
-    text = _EXPONENT.sub(lambda m: "^" + m.group(0).translate(_SUPERSCRIPTS), text).translate(_SUBSCRIPTS)
-    numbered, folded, counted, scaled = _word_patterns(words)
-    values = {**words.number_words, "one": 1.0}
-    text = numbered.sub(lambda m: f"{_digits(values[m.group('word').lower()])}-fold", text)
-    text = folded.sub(lambda m: f"{_digits(words.folds[m.group('word').lower()])}-fold", text)
-    text = counted.sub(lambda m: _digits(values[m.group("word").lower()]), text)
-    return scaled.sub(lambda m: _digits(_value(m.group("number")) * words.scales[m.group("word").lower()]), text)
-
-
-def _value(number: str) -> float:
-    return float(number.replace(",", ""))
-
-
-def quantities(text: str, words: GuardWords) -> dict[tuple[object, ...], str]:
-    """Each quantity of the text, keyed by (value, upper bound, unit), with the span it came from;
-    numbers inside identifiers ("IL-6", "PM2.5", "CO2") are keyed ("code", digits)."""
-    spelled = spell_numbers(text, words)
-    found: dict[tuple[object, ...], str] = {}
-    for match in _quantity_pattern(words).finditer(spelled):
-        unit = _unit(match, words)
-        found.setdefault((*_magnitudes(match), unit), match.group(0).strip())
-    rest = _quantity_pattern(words).sub(" ", spelled)
-    for token in _CODE.findall(rest):
-        digits = tuple(re.findall(r"\d+(?:\.\d+)?", token))
-        if digits:
-            found.setdefault(("code", digits), token.strip(".'"))
-    return found
-
-
-def _magnitudes(match: re.Match[str]) -> tuple[float | str, float | None]:
-    """The value and upper bound of a matched quantity; one too large for a float ("1e400", "10^999") is kept as written."""
-    sign = -1.0 if match.group("sign") else 1.0
-    try:
-        scale = 10.0 ** int(match.group("exp")) if match.group("exp") else 1.0
-        high = round(_value(match.group("hi")) * scale, 12) if match.group("hi") else None
-        base = _value(match.group("lo")) ** int(match.group("power") or 1)
-        return round(sign * base * scale, 12), high
-    except (OverflowError, ZeroDivisionError):
-        return match.group(0).strip(), None
-
-
-def _unit(match: re.Match[str], words: GuardWords) -> str:
-    if not match.group("unit"):
-        return ""
-    unit = words.units[" ".join(match.group("unit").split())]
-    per = match.group("per") or match.group("per_word")
-    return f"{unit}/{words.units[' '.join(per.split())]}" if per else unit
 
 
 # ---------------------------------------------------------------- comparisons
@@ -323,11 +225,20 @@ def _compare_presence(guard: str, first: tuple[str, ...], second: tuple[str, ...
 
 
 def _compare_negations(first: tuple[str, ...], second: tuple[str, ...]) -> list[str]:
-    counts = [len(cues) - (1 if "neither" in cues and "nor" in cues else 0) for cues in (first, second)]
+    def count(cues: tuple[str, ...]) -> int:
+        return len(cues) - (1 if "neither" in cues and "nor" in cues else 0)
+
+    return _compare_counts("polarity", first, second, count)
+
+
+def _compare_counts(guard: str, first: tuple[str, ...], second: tuple[str, ...],
+                    count: Callable[[tuple[str, ...]], int] = len) -> list[str]:
+    """Cues in one text only, or more cues in one text than in the other."""
+    counts = [count(first), count(second)]
     if counts[0] == counts[1] or not (first and second):
-        return _compare_presence("polarity", first, second)
+        return _compare_presence(guard, first, second)
     more, side = (first, "a") if counts[0] > counts[1] else (second, "b")
-    return [f"polarity: {', '.join(repr(cue) for cue in more)} in {side} ({max(counts)} cues vs {min(counts)})"]
+    return [f"{guard}: {', '.join(repr(cue) for cue in more)} in {side} ({max(counts)} cues vs {min(counts)})"]
 
 
 def _compare_quantities(first: TextFeatures, second: TextFeatures) -> list[str]:
@@ -380,7 +291,7 @@ def _frame_content(tokens: Sequence[str], words: GuardWords) -> list[str]:
     or units, nor cues of polarity, direction, hedging or restriction."""
     return [token for token in tokens
             if token not in words.stopwords and token not in words.boundaries and token not in words.openers
-            and not _is_number(token, words) and not _is_cue(token, words)]
+            and not is_number(token, words) and not _is_cue(token, words)]
 
 
 def _is_cue(token: str, words: GuardWords) -> bool:

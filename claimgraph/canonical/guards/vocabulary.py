@@ -1,4 +1,4 @@
-"""The word lists of the canonicalization guards, read from ``guard_words.toml`` and compiled.
+"""The word lists of the canonicalization guards, read from ``words.toml`` and compiled.
 
 The lists are data (see the file's header for its conventions); this module only expands
 the brace groups, checks the shape of each table and compiles the phrase lists into
@@ -18,7 +18,7 @@ from typing import Any
 
 from claimgraph.errors import ClaimgraphError
 
-DEFAULT_GUARD_WORDS = Path(__file__).with_name("guard_words.toml")
+DEFAULT_GUARD_WORDS = Path(__file__).with_name("words.toml")
 _BRACES = re.compile(r"\{([^{}]*)\}")
 
 
@@ -53,6 +53,7 @@ class GuardWords:
     not_negating: re.Pattern[str] | None
     hedge: re.Pattern[str] | None
     not_hedging: re.Pattern[str] | None
+    not_hedging_questions: re.Pattern[str] | None
     up: re.Pattern[str] | None
     down: re.Pattern[str] | None
     direction_idioms: re.Pattern[str] | None
@@ -76,6 +77,8 @@ class GuardWords:
     scales: Mapping[str, float]
     folds: Mapping[str, float]
     units: Mapping[str, str]
+    rates: Mapping[str, str]
+    conversions: Mapping[str, tuple[str, float]]
     openers: frozenset[str]
     min_frame: int
     long_filler: int
@@ -134,8 +137,28 @@ def _units(table: Any, where: str) -> dict[str, str]:
     return units
 
 
+def _rates(table: Any, units: Mapping[str, str], where: str) -> dict[str, str]:
+    canonical = set(units.values())
+    if not isinstance(table, dict) or not all(isinstance(unit, str) and unit in canonical for unit in table.values()):
+        raise GuardWordsError(f"{where} must be a table of rate word = canonical unit of [numbers.units]")
+    return {" ".join(word.split()): unit for word, unit in table.items()}
+
+
+def _conversions(table: Any, units: Mapping[str, str], where: str) -> dict[str, tuple[str, float]]:
+    canonical = set(units.values())
+    if not isinstance(table, dict):
+        raise GuardWordsError(f"{where} must be a table of unit = [base unit, factor]")
+    conversions = {}
+    for unit, entry in table.items():
+        if not (isinstance(entry, list) and len(entry) == 2 and entry[0] in canonical and unit in canonical
+                and isinstance(entry[1], (int, float)) and not isinstance(entry[1], bool) and entry[1] > 0):
+            raise GuardWordsError(f"{where}.{unit} must be [base unit, positive factor], both units of [numbers.units]")
+        conversions[unit] = (entry[0], float(entry[1]))
+    return conversions
+
+
 def load_guard_words(path: Path | None = None) -> GuardWords:
-    """The compiled lists of ``path`` (default: ``guard_words.toml`` next to this module)."""
+    """The compiled lists of ``path`` (default: ``words.toml`` next to this module)."""
     path = path or DEFAULT_GUARD_WORDS
     return _load(path.resolve())
 
@@ -164,12 +187,14 @@ def _load(path: Path) -> GuardWords:
         raise GuardWordsError(f"{where}scope.synonyms must be a table of word = canonical word")
     prepositions = _tokens(_strings(scope, "prepositions", where + "scope"))
     clauses = _tokens(_strings(scope, "clauses", where + "scope"))
+    units = _units(numbers.get("units"), where + "numbers.units")
     return GuardWords(
         source=path,
         negation=phrase_pattern(_strings(polarity, "cues", where + "polarity")),
         not_negating=phrase_pattern(_strings(polarity, "not_negating", where + "polarity")),
         hedge=phrase_pattern(_strings(hedges, "cues", where + "hedges")),
         not_hedging=phrase_pattern(_strings(hedges, "not_hedging", where + "hedges")),
+        not_hedging_questions=phrase_pattern(_strings(hedges, "not_hedging_questions", where + "hedges")),
         up=phrase_pattern(_strings(direction, "up", where + "direction")),
         down=phrase_pattern(_strings(direction, "down", where + "direction")),
         direction_idioms=phrase_pattern(_strings(direction, "idioms", where + "direction")),
@@ -192,7 +217,9 @@ def _load(path: Path) -> GuardWords:
         number_words=_numbers(numbers, "words", where + "numbers"),
         scales=_numbers(numbers, "scales", where + "numbers"),
         folds=_numbers(numbers, "folds", where + "numbers"),
-        units=_units(numbers.get("units"), where + "numbers.units"),
+        units=units,
+        rates=_rates(numbers.get("rates", {}), units, where + "numbers.rates"),
+        conversions=_conversions(numbers.get("conversions", {}), units, where + "numbers.conversions"),
         openers=frozenset(phrase[0] for phrase in prepositions + clauses if len(phrase) == 1),
         min_frame=_count(frame, "min_frame", where + "frame"),
         long_filler=_count(frame, "long_filler", where + "frame"),
