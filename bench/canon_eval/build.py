@@ -10,8 +10,11 @@ quantity / scope / hedge / swap / topic for hard negatives, source ``handwritten
   were changed and not tuned on in that round; the third round read its failures, so it is
   development data since (source "heldout", ids ``ho-NNN``).
 - heldout2.toml: hand-written pairs written blind to the guards and committed before the third
-  round changed them; never tuned on (source "heldout2", ids ``h2-NNN``).
-  ``heldout_pairs(name)`` reads either; the benchmark scores each apart.
+  round changed them, not tuned on in that round; the fourth round read its failures, so it is
+  development data since (source "heldout2", ids ``h2-NNN``).
+- heldout3.toml: hand-written pairs written blind to the guards and committed before the fourth
+  round changed them; never tuned on (source "heldout3", ids ``h3-NNN``).
+  ``heldout_pairs(name)`` reads any of them; the benchmark scores each apart.
 - Generated (never committed: ARCHE text stays in its folder, CLAIMGRAPH_ARCHE_DIR or
   ../shared/data/arche): a seeded sample of ARCHE viewpoints, each giving a paraphrase
   (rewrites.py) and hard negatives (perturb.py); and "topic" negatives: two different
@@ -41,7 +44,8 @@ from .rewrites import Lexicon, load_lexicon, paraphrase
 
 HANDWRITTEN = Path(__file__).with_name("handwritten.toml")
 HELDOUT_SETS = {"heldout": (Path(__file__).with_name("heldout.toml"), "ho"),
-                "heldout2": (Path(__file__).with_name("heldout2.toml"), "h2")}
+                "heldout2": (Path(__file__).with_name("heldout2.toml"), "h2"),
+                "heldout3": (Path(__file__).with_name("heldout3.toml"), "h3")}
 CAUTIOUS = ("Claim", "Hypothesis", "Association", "ResearchQuestion", "Evidence", "Viewpoint")
 AGGRESSIVE = ("Factor", "Variable", "StudyDesign", "StatisticalMethod")
 NEGATIVE_KINDS = ("negation", "direction", "quantity", "scope", "hedge", "swap", "topic")
@@ -68,7 +72,7 @@ class Pair:
         return self.label == "same"
 
 
-def heldout_pairs(name: str = "heldout2") -> list[Pair]:
+def heldout_pairs(name: str = "heldout3") -> list[Pair]:
     """The pairs of one held-out set of ``HELDOUT_SETS`` (source ``name``)."""
     path, prefix = HELDOUT_SETS[name]
     return handwritten_pairs(path, source=name, prefix=prefix)

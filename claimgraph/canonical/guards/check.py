@@ -36,7 +36,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from claimgraph.canonical.guards.numbers import is_number, quantities
-from claimgraph.canonical.guards.roles import Roles, compare_roles, swapped_around_pivot, text_roles
+from claimgraph.canonical.guards.roles import Roles, compare_roles, swapped_around_pivot, swapped_endpoints, text_roles
 from claimgraph.canonical.guards.vocabulary import GuardWords, load_guard_words
 
 GUARDS = ("polarity", "numbers", "direction", "hedge", "scope", "roles", "frame")
@@ -87,7 +87,8 @@ def check_pair(a: str, b: str, words: GuardWords | None = None, *, frame: bool =
         *_compare_counts("hedge", first.hedges, second.hedges),
         *_compare_presence("scope", first.restrictors, second.restrictors),
         *_compare_qualifiers(first, second, words),
-        *(compare_roles(first.roles, second.roles) or swapped_around_pivot(list(first.words), list(second.words), words, stem)),
+        *(compare_roles(first.roles, second.roles) or swapped_around_pivot(list(first.words), list(second.words), words, stem)
+          or swapped_endpoints(list(first.words), list(second.words), words, stem)),
         *(_compare_frames(first.words, second.words, words) if frame else ()),
     ]
     return GuardVerdict(not reasons, reasons)

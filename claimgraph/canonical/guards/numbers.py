@@ -48,7 +48,7 @@ def _word_patterns(words: GuardWords) -> tuple[re.Pattern[str], re.Pattern[str],
     return (
         re.compile(rf"(?<![\w-])(?P<word>{counted})[\s-]?fold(?![\w])", re.IGNORECASE),
         re.compile(rf"(?<![\w-])(?P<word>{alternation(words.folds)})(?![\w-])", re.IGNORECASE),
-        re.compile(rf"(?<![\w-])(?P<word>{counted}|one(?=\s+(?:{units})(?![\w])))(?![\w-])", re.IGNORECASE),
+        re.compile(rf"(?<![\w-])(?P<word>{counted}|one(?=[\s-]+(?:{units})(?![\w])))(?![\w])(?!-(?!(?:{units})(?![\w])))", re.IGNORECASE),
         re.compile(rf"(?P<number>{_NUMBER})\s+(?P<word>{alternation(words.scales)})(?![\w])", re.IGNORECASE),
     )
 
@@ -70,6 +70,7 @@ def spell_numbers(text: str, words: GuardWords) -> str:
     text = _EXPONENT.sub(lambda m: "^" + m.group(0).translate(_SUPERSCRIPTS), text).translate(_SUBSCRIPTS)
     numbered, folded, counted, scaled = _word_patterns(words)
     values = {**words.number_words, "one": 1.0}
+    text = _compound_numbers(text, values, words)
     text = numbered.sub(lambda m: f"{_digits(values[m.group('word').lower()])}-fold", text)
     text = folded.sub(lambda m: f"{_digits(words.folds[m.group('word').lower()])}-fold", text)
     text = counted.sub(lambda m: _digits(values[m.group("word").lower()]), text)
@@ -77,12 +78,31 @@ def spell_numbers(text: str, words: GuardWords) -> str:
     return _ranges_and_halves(text, words)
 
 
+def _compound_numbers(text: str, values: dict[str, float], words: GuardWords) -> str:
+    """"twenty-seven" -> "27" and "a thousand" -> "1000", before single number words are read."""
+    tens = "|".join(name for name, value in values.items() if value in (20, 30, 40, 50, 60, 70, 80, 90))
+    ones = "|".join(name for name, value in values.items() if 1 <= value <= 9)
+    text = re.sub(rf"\b({tens})[\s-]({ones})\b", lambda m: _digits(values[m.group(1).lower()] + values[m.group(2).lower()]), text,
+                  flags=re.IGNORECASE)
+    scales = "|".join(re.escape(name) for name in [*words.scales, "hundred"])
+    every = {**words.scales, "hundred": 100.0}
+    return re.sub(rf"\b(?:a|one)\s+({scales})\b", lambda m: _digits(every[m.group(1).lower()]), text, flags=re.IGNORECASE)
+
+
 def _ranges_and_halves(text: str, words: GuardWords) -> str:
-    """"3 and a half" -> "3.5", "by half" / "halved" -> "50%", and one way to write a range:
-    "between 20 and 45" and "20 °C to 45 °C" -> "20 to 45 °C"."""
+    """Fractions, folds and ranges written one way: "3 and a half" -> "3.5"; "by half", "halved",
+    "half of" -> "50%"; "half an hour" -> "0.5 hour"; "a quarter" / "three quarters" -> "25%" /
+    "75%"; "3 times" and "by a factor of 3" -> "3-fold"; "between 20 and 45" and "20 °C to 45 °C"
+    -> "20 to 45 °C"."""
     text = re.sub(rf"(?<![\w.])({_NUMBER})\s+and\s+a\s+half\b", lambda m: _digits(_value(m.group(1)) + 0.5), text)
     text = re.sub(r"\bby\s+(?:a\s+|one\s+)?half\b", "by 50%", text, flags=re.IGNORECASE)
     text = re.sub(r"\bhalv(?:e|es|ed|ing)\b", lambda m: f"{m.group(0)} 50%", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bhalf\s+an?\s+(?=[a-z])", "0.5 ", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bhalf\s+of\b", "50% of", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:a|one)\s+quarter\b(?!\s+of\s+an?\s)", "25%", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b3\s+quarters\b", "75%", text, flags=re.IGNORECASE)
+    text = re.sub(rf"(?<![\w.])({_NUMBER})\s+times\b", r"\1-fold", text, flags=re.IGNORECASE)
+    text = re.sub(rf"\bby\s+a\s+factor\s+of\s+({_NUMBER})(?!\w)", r"by \1-fold", text, flags=re.IGNORECASE)
     text = re.sub(rf"\bbetween\s+({_NUMBER})\s+and\s+({_NUMBER})(?!\w)", r"\1 to \2", text, flags=re.IGNORECASE)
     unit = _alternation(words.units)
     return re.sub(rf"(?<![\w.])({_NUMBER})[\s-]?({unit})\s*(?:-|–|to|and)\s*({_NUMBER})[\s-]?\2(?![\w])", r"\1 to \3 \2", text)
@@ -148,6 +168,6 @@ def _rounded(value: float) -> float:
 
 
 def is_number(token: str, words: GuardWords) -> bool:
-    """A token that is a number, a number word, a unit, a scale or a fold word (left to this guard)."""
+    """A token that is a number, a number word, a unit, a scale, a fold or a fraction word (left to this guard)."""
     return (token.replace(".", "").replace(",", "").isdigit() or token in words.number_words
-            or token in words.units or token in words.scales or token in words.folds)
+            or token in words.units or token in words.scales or token in words.folds or token in words.fractions)

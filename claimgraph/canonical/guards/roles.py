@@ -39,7 +39,8 @@ def text_roles(plain: str, tokens: list[str], qualifier_tokens: set[int], words:
     forest edges than in forest interiors") and keep them."""
     if words.symmetric is not None and words.symmetric.search(plain):
         return None
-    arguments = [token for index, token in enumerate(tokens) if index not in qualifier_tokens]
+    start = reported_clause(tokens, words)
+    arguments = [token for index, token in enumerate(tokens) if index >= start and index not in qualifier_tokens]
     sides = _passive(arguments, words) or _active(arguments, words) or _comparison(tokens)
     if sides is None:
         return None
@@ -58,6 +59,44 @@ def text_roles(plain: str, tokens: list[str], qualifier_tokens: set[int], words:
     if not agent or not patient:
         return None
     return Roles(agent - patient, patient - agent, spelling)
+
+
+def reported_clause(tokens: list[str], words: GuardWords) -> int:
+    """Where the reported clause starts: after the first "that" that follows a reporting verb
+    ("studies have shown that | X drives Y"); 0 when there is none."""
+    for index in range(1, len(tokens) - 1):
+        if tokens[index] == "that" and tokens[index - 1] in words.reporting:
+            return index + 1
+    return 0
+
+
+def swapped_endpoints(first: list[str], second: list[str], words: GuardWords, stem: Stemmer) -> list[str]:
+    """"from X to Y" in one text and "from Y to X" in the other: source and destination exchanged."""
+    ends_a, ends_b = _endpoints(first, words, stem), _endpoints(second, words, stem)
+    if ends_a is None or ends_b is None:
+        return []
+    to_destination, to_source = sorted(ends_a[0] & ends_b[1]), sorted(ends_a[1] & ends_b[0])
+    if to_destination and to_source:
+        return [f"roles: {to_destination[0]!r} is where it comes from in a but where it goes in b; {to_source[0]!r} the reverse"]
+    return []
+
+
+def _endpoints(tokens: list[str], words: GuardWords, stem: Stemmer) -> tuple[set[str], set[str]] | None:
+    if "from" not in tokens or "to" not in tokens[tokens.index("from"):]:
+        return None
+    source = tokens.index("from")
+    destination = tokens.index("to", source)
+
+    def content(part: list[str]) -> set[str]:
+        stems = set()
+        for token in part[:4]:
+            if token in words.boundaries or not token[0].isalpha():
+                break
+            if token not in words.stopwords:
+                stems.add(stem(token, words))
+        return stems
+
+    return content(tokens[source + 1:destination]), content(tokens[destination + 1:])
 
 
 def _passive(tokens: list[str], words: GuardWords) -> tuple[list[str], list[str]] | None:

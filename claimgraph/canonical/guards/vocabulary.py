@@ -70,12 +70,14 @@ class GuardWords:
     not_adverbs: frozenset[str]
     role_verbs: tuple[tuple[str, ...], ...]
     symmetric: re.Pattern[str] | None
+    reporting: frozenset[str]
     participles: frozenset[str]
     intransitive_after: frozenset[str]
     synonyms: Mapping[str, str]
     number_words: Mapping[str, float]
     scales: Mapping[str, float]
     folds: Mapping[str, float]
+    fractions: frozenset[str]
     units: Mapping[str, str]
     rates: Mapping[str, str]
     conversions: Mapping[str, tuple[str, float]]
@@ -211,12 +213,14 @@ def _load(path: Path) -> GuardWords:
         not_adverbs=frozenset(_strings(scope, "not_adverbs", where + "scope")),
         role_verbs=_tokens(_strings(roles, "verbs", where + "roles")),
         symmetric=phrase_pattern(_strings(roles, "symmetric", where + "roles")),
+        reporting=frozenset(spelling for verb in _strings(roles, "reporting", where + "roles") for spelling in expand(verb)),
         participles=frozenset(_strings(roles, "participles", where + "roles")),
         intransitive_after=frozenset(_strings(roles, "intransitive_after", where + "roles")),
         synonyms=dict(synonyms),
         number_words=_numbers(numbers, "words", where + "numbers"),
         scales=_numbers(numbers, "scales", where + "numbers"),
         folds=_numbers(numbers, "folds", where + "numbers"),
+        fractions=frozenset(_strings(numbers, "fractions", where + "numbers")),
         units=units,
         rates=_rates(numbers.get("rates", {}), units, where + "numbers.rates"),
         conversions=_conversions(numbers.get("conversions", {}), units, where + "numbers.conversions"),

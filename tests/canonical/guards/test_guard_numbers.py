@@ -31,6 +31,16 @@ from claimgraph.canonical.guards.vocabulary import load_guard_words
     ("from 10 mg to 20 mg", (0.01, 0.02, "g")),
     ("three and a half years", (42.0, None, "month")),
     ("cut by half", (50.0, None, "%")),
+    ("over twenty-seven years", (324.0, None, "month")),
+    ("after a thousand hours", (3600000.0, None, "s")),
+    ("after the eight-week course", (4838400.0, None, "s")),
+    ("within half an hour", (1800.0, None, "s")),
+    ("by one quarter", (25.0, None, "%")),
+    ("a drop of three quarters", (75.0, None, "%")),
+    ("three times the rate", (3.0, None, "fold")),
+    ("by a factor of ten", (10.0, None, "fold")),
+    ("a reaction time of 420 ms", (0.42, None, "s")),
+    ("seventy percent effective", (70.0, None, "%")),
     ("1.5 × 10^3 cells", (1500.0, None, "")),
     ("HR 1·69", (1.69, None, "")),
     ("a gain of 10⁹ Hz", (1e9, None, "Hz")),
@@ -72,6 +82,10 @@ def test_numbers_inside_identifiers_are_compared_as_codes() -> None:
     ("The enzyme was active between 20 and 45 °C.", "The enzyme remained active from 20 °C to 45 °C."),
     ("Sea level rose by 3.3 mm per year between 1993 and 2020.", "Between 1993 and 2020, sea level rose 3.3 mm annually."),
     ("The tablets release 250 mg of the drug.", "The tablets release 0.25 g of the drug."),
+    ("The mean reaction time was 420 ms.", "The mean reaction time was 0.42 s."),
+    ("The catalyst converted 95% of the substrate within 30 minutes.", "Within half an hour, 95 percent of the substrate was converted."),
+    ("Infection rates were three times those of the general population.", "Infection rates were triple those of the general population."),
+    ("Insect biomass declined by more than 75% over 27 years.", "Insect biomass declined by over three quarters across twenty-seven years."),
 ])
 def test_equal_quantities_written_another_way_are_the_same_number(a: str, b: str) -> None:
     verdict = check_pair(a, b)
@@ -87,6 +101,9 @@ def test_equal_quantities_written_another_way_are_the_same_number(a: str, b: str
     ("Sea level rose 3.3 mm annually.", "Sea level rose 3.3 mm in total."),
     ("The tablets release 250 mg of the drug.", "The tablets release 250 g of the drug."),
     ("Seedlings were grown for 6 months.", "Seedlings were grown for 6 weeks."),
+    ("The mean reaction time was 420 ms.", "The mean reaction time was 0.42 ms."),
+    ("Insect biomass declined by three quarters.", "Insect biomass declined by a quarter."),
+    ("Conductivity rose by a factor of ten.", "Conductivity rose by a factor of two."),
 ])
 def test_different_quantities_stay_different_after_conversion(a: str, b: str) -> None:
     assert "numbers" in check_pair(a, b).fired()

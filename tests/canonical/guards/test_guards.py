@@ -239,3 +239,32 @@ def test_ability_is_not_a_hedge_in_a_question_but_is_in_a_statement() -> None:
     assert check_pair("What mechanisms allow tardigrades to survive desiccation?", "How are tardigrades able to survive drying out?").compatible
     assert check_pair("Warming can reduce yield.", "Warming reduces yield.").fired() == {"hedge"}
     assert check_pair("Could warming reduce yield?", "Does warming reduce yield?").fired() == {"hedge"}
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("It has been shown that interleukin-6 induces the expression of CRP.", "It has been shown that CRP induces the expression of interleukin-6."),
+    ("Seabirds transport nutrients from the ocean to island soils.", "Seabirds transport nutrients from island soils to the ocean."),
+])
+def test_roles_are_read_in_a_reported_clause_and_between_source_and_destination(a: str, b: str) -> None:
+    assert "roles" in check_pair(a, b).fired()
+
+
+def test_a_reported_clause_in_other_words_keeps_its_roles() -> None:
+    assert check_pair("Studies have shown that inflammation drives insulin resistance.",
+                      "It has been shown that inflammation drives insulin resistance.").compatible
+
+
+@pytest.mark.parametrize(("a", "b", "guard"), [
+    ("Warmer springs advance the leaf-out of oaks.", "Warmer springs delay the leaf-out of oaks.", "direction"),
+    ("The new anode extended the cycle life.", "The new anode shortened the cycle life.", "direction"),
+    ("Earlier studies proposed that the toxin damages nerve cells.", "Earlier studies demonstrated that the toxin damages nerve cells.", "hedge"),
+    ("These data show that the mutation causes the disease.", "These data are consistent with the mutation causing the disease.", "hedge"),
+])
+def test_antonyms_and_weaker_reporting_verbs_differ(a: str, b: str, guard: str) -> None:
+    assert guard in check_pair(a, b).fired()
+
+
+def test_hypotheses_stated_either_way_are_equally_hedged() -> None:
+    assert check_pair("We hypothesize that chronic inflammation accelerates cognitive decline.",
+                      "Our hypothesis is that chronic inflammation accelerates cognitive decline.").compatible
+    assert check_pair("It is hypothesized that larger classes lower achievement.", "Larger classes are hypothesized to lower achievement.").compatible
