@@ -375,9 +375,9 @@ def main() -> None:
         print(f"\n======== the held-out set {name} (bench/canon_eval/{HELDOUT_SETS[name][0].name}: {note})")
         report[name], _ = evaluate(held_out[name], vectors, not args.no_canonicalizer)
     print("\n======== pooled: the evaluation set and held-out sets together (pairwise)")
-    for label, names in (("heldout3", ("heldout3",)), ("all held-out sets", ("heldout", "heldout2", "heldout3"))):
+    for label, names in (("heldout3", ("heldout3",)), ("all_heldout", ("heldout", "heldout2", "heldout3"))):
         pooled = Evaluation(pairs + [row for name in names for row in held_out[name]], vectors)
-        report[f"pooled_with_{label.replace(' ', '_')}"] = target(pooled.curves(pooled.select(CAUTIOUS)))
+        report[f"pooled_with_{label}"] = target(pooled.curves(pooled.select(CAUTIOUS)))
         print_target(f"cautious/all+{label}", report[f"pooled_with_{label}"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")

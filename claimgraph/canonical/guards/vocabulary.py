@@ -95,6 +95,11 @@ def _strings(table: Mapping[str, Any], key: str, where: str) -> list[str]:
     return value
 
 
+def _spellings(table: Mapping[str, Any], key: str, where: str) -> frozenset[str]:
+    """Every spelling of the entries of a word list (braces expanded)."""
+    return frozenset(spelling for entry in _strings(table, key, where) for spelling in expand(entry))
+
+
 def _numbers(table: Mapping[str, Any], key: str, where: str) -> dict[str, float]:
     value = table.get(key, {})
     if not isinstance(value, dict) or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values()):
@@ -209,11 +214,11 @@ def _load(path: Path) -> GuardWords:
         boundaries=frozenset(_strings(scope, "boundaries", where + "scope")),
         clause_boundaries=frozenset(_strings(scope, "clause_boundaries", where + "scope")),
         stopwords=frozenset(_strings(scope, "stopwords", where + "scope")),
-        verbs=frozenset(spelling for verb in _strings(scope, "verbs", where + "scope") for spelling in expand(verb)),
+        verbs=_spellings(scope, "verbs", where + "scope"),
         not_adverbs=frozenset(_strings(scope, "not_adverbs", where + "scope")),
         role_verbs=_tokens(_strings(roles, "verbs", where + "roles")),
         symmetric=phrase_pattern(_strings(roles, "symmetric", where + "roles")),
-        reporting=frozenset(spelling for verb in _strings(roles, "reporting", where + "roles") for spelling in expand(verb)),
+        reporting=_spellings(roles, "reporting", where + "roles"),
         participles=frozenset(_strings(roles, "participles", where + "roles")),
         intransitive_after=frozenset(_strings(roles, "intransitive_after", where + "roles")),
         synonyms=dict(synonyms),
