@@ -1,14 +1,14 @@
 """Benchmark: the guards of an earlier commit and today's on the same hand-written pairs, in one run.
 
 A round of guard changes is only worth something if it helps on pairs it was not tuned on.
-This benchmark scores a held-out set (default ``heldout3``: written blind to the guards and
-committed before round 4 changed them) with the guards of ``--before COMMIT`` (that commit's
+This benchmark scores a held-out set (default ``heldout4``: written blind to the guards and
+committed before round 5 changed them) with the guards of ``--before COMMIT`` (that commit's
 tree from ``git archive``, run in a subprocess with the tree first on PYTHONPATH) and with
 today's, on one set of cosines from today's embedder. It prints, for cautious types:
 precision / recall per threshold, the share of each negative kind joined, and the paraphrases
 each version rejects that the other lets through.
 
-    HF_HUB_OFFLINE=1 python bench/guard_rounds.py [--before 74fcde9] [--set heldout3] [--embedder minilm]
+    HF_HUB_OFFLINE=1 python bench/guard_rounds.py [--before 74fcde9] [--set heldout4] [--embedder minilm]
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def kind_rates(pairs: list[Pair], cosine: np.ndarray, allowed: np.ndarray, thres
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", default="74fcde9", help="the commit whose guards to compare (default: before round 3)")
-    parser.add_argument("--set", default="heldout3", choices=sorted(HELDOUT_SETS))
+    parser.add_argument("--set", default="heldout4", choices=sorted(HELDOUT_SETS))
     parser.add_argument("--embedder", default="minilm")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -13,7 +13,10 @@ quantity / scope / hedge / swap / topic for hard negatives, source ``handwritten
   round changed them, not tuned on in that round; the fourth round read its failures, so it is
   development data since (source "heldout2", ids ``h2-NNN``).
 - heldout3.toml: hand-written pairs written blind to the guards and committed before the fourth
-  round changed them; never tuned on (source "heldout3", ids ``h3-NNN``).
+  round changed them, not tuned on in that round; the fifth round read its failures, so it is
+  development data since (source "heldout3", ids ``h3-NNN``).
+- heldout4.toml: hand-written pairs written blind to the guards and committed before the fifth
+  round changed them; never tuned on (source "heldout4", ids ``h4-NNN``).
   ``heldout_pairs(name)`` reads any of them; the benchmark scores each apart.
 - Generated (never committed: ARCHE text stays in its folder, CLAIMGRAPH_ARCHE_DIR or
   ../shared/data/arche): a seeded sample of ARCHE viewpoints, each giving a paraphrase
@@ -45,7 +48,8 @@ from .rewrites import Lexicon, load_lexicon, paraphrase
 HANDWRITTEN = Path(__file__).with_name("handwritten.toml")
 HELDOUT_SETS = {"heldout": (Path(__file__).with_name("heldout.toml"), "ho"),
                 "heldout2": (Path(__file__).with_name("heldout2.toml"), "h2"),
-                "heldout3": (Path(__file__).with_name("heldout3.toml"), "h3")}
+                "heldout3": (Path(__file__).with_name("heldout3.toml"), "h3"),
+                "heldout4": (Path(__file__).with_name("heldout4.toml"), "h4")}
 CAUTIOUS = ("Claim", "Hypothesis", "Association", "ResearchQuestion", "Evidence", "Viewpoint")
 AGGRESSIVE = ("Factor", "Variable", "StudyDesign", "StatisticalMethod")
 NEGATIVE_KINDS = ("negation", "direction", "quantity", "scope", "hedge", "swap", "topic")
@@ -72,7 +76,7 @@ class Pair:
         return self.label == "same"
 
 
-def heldout_pairs(name: str = "heldout3") -> list[Pair]:
+def heldout_pairs(name: str = "heldout4") -> list[Pair]:
     """The pairs of one held-out set of ``HELDOUT_SETS`` (source ``name``)."""
     path, prefix = HELDOUT_SETS[name]
     return handwritten_pairs(path, source=name, prefix=prefix)

@@ -100,7 +100,7 @@ def text_features(text: str, words: GuardWords) -> TextFeatures:
     plain = normalized_words(text)
     tokens = _TOKEN.findall(plain)
     unnegated = _remove(plain, words.not_negating)
-    undirected = _remove(plain, words.direction_idioms)
+    undirected = _remove(_remove(plain, words.direction_idioms), _bound_pattern(words))
     found = qualifiers(tokens, words)
     in_qualifiers = {index for _, _, span in found for index in span}
     return TextFeatures(
@@ -109,7 +109,7 @@ def text_features(text: str, words: GuardWords) -> TextFeatures:
         directions=tuple(sorted(_signed(undirected, words.up, 1) + _signed(undirected, words.down, -1))),
         opposite_words=frozenset(word for first, second, one, other in words.opposites
                                  for pattern, word in ((first, one), (second, other)) if pattern.search(plain)),
-        hedges=_found(_remove(_remove(plain, words.not_hedging), words.not_hedging_questions if plain.endswith("?") else None),
+        hedges=_found(_remove(_remove(plain, words.not_hedging), words.not_hedging_questions if _asks(plain) else None),
                       words.hedge),
         restrictors=_found(unnegated, words.restrictors),
         qualifiers=tuple((phrase, content) for phrase, content, _ in found),
@@ -130,6 +130,19 @@ def normalized_words(text: str) -> str:
     lowered = re.sub(r"n't\b", " not", lowered)
     lowered = re.sub(r"[-\u2010-\u2014]", " ", lowered)
     return " ".join(lowered.split())
+
+
+def _asks(plain: str) -> bool:
+    """A question, direct ("Can X ...?") or reported ("we ask whether X can ...")."""
+    return plain.endswith("?") or re.search(r"\bwhether\b", plain) is not None
+
+
+@lru_cache(maxsize=8)
+def _bound_pattern(words: GuardWords) -> re.Pattern[str]:
+    """A comparative that bounds a number ("more than 100 loci", "less than six hours"): not a change, and
+    the numbers guard compares the bound with its quantity ("more than 20" is not "less than 20")."""
+    numbers = "|".join(sorted((re.escape(name) for name in [*words.number_words, "one", "a"]), key=len, reverse=True))
+    return re.compile(rf"\b(?:more|less|fewer|greater|higher|lower)\s+than\s+(?=\d|(?:{numbers})\b)")
 
 
 def _remove(text: str, pattern: re.Pattern[str] | None) -> str:
@@ -203,7 +216,7 @@ def _qualifier_content(tokens: list[str], start: int, words: GuardWords, clause:
         participle = bool(content) and len(token) > 4 and token.endswith(("ing", "ed", "en"))
         if not clause and (participle or _ends_noun_phrase(token, words)):
             break
-        if token not in words.stopwords and not is_number(token, words):
+        if token not in words.stopwords and token not in words.fillers and not is_number(token, words):
             content.append(token)
         end += 1
     return end, content

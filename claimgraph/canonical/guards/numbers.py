@@ -17,6 +17,8 @@ from functools import lru_cache
 from claimgraph.canonical.guards.vocabulary import GuardWords
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_AT_LEAST, _AT_MOST = "\u2a7e", "\u2a7d"  # marks "more than 20" and "less than 20" (as ⩾ and ⩽) for the quantity that follows
+_TIME = frozenset({"s", "ms", "us", "ns", "min", "h", "day", "week", "month", "year"})  # "over 27 years" is a duration, not a bound
 _CODE = re.compile(r"[^\s,;:()\[\]{}/]*[A-Za-z][^\s,;:()\[\]{}/]*")
 
 
@@ -24,7 +26,7 @@ _CODE = re.compile(r"[^\s,;:()\[\]{}/]*[A-Za-z][^\s,;:()\[\]{}/]*")
 def _quantity_pattern(words: GuardWords) -> re.Pattern[str]:
     unit, rate = _alternation(words.units), _alternation(words.rates)
     return re.compile(
-        rf"(?<![\w.])(?<![A-Za-z]-)(?P<sign>-(?=\d))?(?P<lo>{_NUMBER})(?:\^(?P<power>[-+]?\d{{1,3}})(?!\d))?"
+        rf"(?:(?P<bound>[{_AT_LEAST}{_AT_MOST}])\s*)?(?<![\w.])(?<![A-Za-z]-)(?P<sign>-(?=\d))?(?P<lo>{_NUMBER})(?:\^(?P<power>[-+]?\d{{1,3}})(?!\d))?"
         rf"(?:\s*(?:e|[×x]\s*10\^?)(?P<exp>[-+]?\d+))?"
         rf"(?:\s*(?:-|–|to)\s*(?P<hi>{_NUMBER}))?"
         rf"(?:[\s-]?(?P<unit>{unit})(?:\s*/\s*(?P<per>{unit})|\s+per\s+(?P<per_word>{unit})|\s+(?P<rate>{rate}))?)?"
@@ -47,7 +49,8 @@ def _word_patterns(words: GuardWords) -> tuple[re.Pattern[str], re.Pattern[str],
     units = alternation(spelling for spelling in words.units if spelling.isalpha() and len(spelling) > 2)
     return (
         re.compile(rf"(?<![\w-])(?P<word>{counted})[\s-]?fold(?![\w])", re.IGNORECASE),
-        re.compile(rf"(?<![\w-])(?P<word>{alternation(words.folds)})(?![\w-])", re.IGNORECASE),
+        re.compile(rf"(?<![\w-])(?P<word>{alternation(words.folds)})(?![\w-])(?![\s-]+(?:{alternation(words.not_fold_before)})(?![\w]))",
+                   re.IGNORECASE),
         re.compile(rf"(?<![\w-])(?P<word>{counted}|one(?=[\s-]+(?:{units})(?![\w])))(?![\w])(?!-(?!(?:{units})(?![\w])))", re.IGNORECASE),
         re.compile(rf"(?P<number>{_NUMBER})\s+(?P<word>{alternation(words.scales)})(?![\w])", re.IGNORECASE),
     )
@@ -93,7 +96,9 @@ def _ranges_and_halves(text: str, words: GuardWords) -> str:
     """Fractions, folds and ranges written one way: "3 and a half" -> "3.5"; "by half", "halved",
     "half of" -> "50%"; "half an hour" -> "0.5 hour"; "a quarter" / "three quarters" -> "25%" /
     "75%"; "3 times" and "by a factor of 3" -> "3-fold"; "between 20 and 45" and "20 °C to 45 °C"
-    -> "20 to 45 °C"."""
+    -> "20 to 45 °C"; a rate after an "of" phrase moves to its quantity ("2 t of sediment per year"
+    -> "2 t per year of sediment"); "more than", "over", "above" / "less than", "under", "below" before
+    a number mark it as a bound ("over" before a duration does not)."""
     text = re.sub(rf"(?<![\w.])({_NUMBER})\s+and\s+a\s+half\b", lambda m: _digits(_value(m.group(1)) + 0.5), text)
     text = re.sub(r"\bby\s+(?:a\s+|one\s+)?half\b", "by 50%", text, flags=re.IGNORECASE)
     text = re.sub(r"\bhalv(?:e|es|ed|ing)\b", lambda m: f"{m.group(0)} 50%", text, flags=re.IGNORECASE)
@@ -103,8 +108,16 @@ def _ranges_and_halves(text: str, words: GuardWords) -> str:
     text = re.sub(r"\b3\s+quarters\b", "75%", text, flags=re.IGNORECASE)
     text = re.sub(rf"(?<![\w.])({_NUMBER})\s+times\b", r"\1-fold", text, flags=re.IGNORECASE)
     text = re.sub(rf"\bby\s+a\s+factor\s+of\s+({_NUMBER})(?!\w)", r"by \1-fold", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:more|greater|higher)\s+than\s+(?=-?\d|one\b)", _AT_LEAST, text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:less|fewer|lower)\s+than\s+(?=-?\d|one\b)", _AT_MOST, text, flags=re.IGNORECASE)
+    time = _alternation(spelling for spelling, canonical in words.units.items() if canonical in _TIME)
+    text = re.sub(rf"\b(?:over|above|exceeding)\s+(?=-?\d(?![\d.,]*[\s-]*(?:{time})(?![\w])))", _AT_LEAST, text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:under|below)\s+(?=-?\d)", _AT_MOST, text, flags=re.IGNORECASE)
+    text = re.sub(rf"([{_AT_LEAST}{_AT_MOST}])one\b", r"\g<1>1", text, flags=re.IGNORECASE)
+    unit, rate = _alternation(words.units), _alternation(words.rates)
+    text = re.sub(rf"(?<![\w.])({_NUMBER}[\s-]?(?:{unit}))\s+(of\s+(?:[^\W\d]+\s+){{1,3}}?)(per\s+(?:{unit})|{rate})(?![\w])",
+                  r"\1 \3 \2", text)
     text = re.sub(rf"\bbetween\s+({_NUMBER})\s+and\s+({_NUMBER})(?!\w)", r"\1 to \2", text, flags=re.IGNORECASE)
-    unit = _alternation(words.units)
     return re.sub(rf"(?<![\w.])({_NUMBER})[\s-]?({unit})\s*(?:-|–|to|and)\s*({_NUMBER})[\s-]?\2(?![\w])", r"\1 to \3 \2", text)
 
 
@@ -118,7 +131,9 @@ def quantities(text: str, words: GuardWords) -> dict[tuple[object, ...], str]:
     spelled = spell_numbers(text, words)
     found: dict[tuple[object, ...], str] = {}
     for match in _quantity_pattern(words).finditer(spelled):
-        found.setdefault(_on_base_scale(*_magnitudes(match), _unit(match, words), words), match.group(0).strip())
+        key = _on_base_scale(*_magnitudes(match), _unit(match, words), words)
+        span = match.group(0).strip().replace(_AT_LEAST, "more than ").replace(_AT_MOST, "less than ")
+        found.setdefault((*key, match.group("bound")) if match.group("bound") else key, span)
     rest = _quantity_pattern(words).sub(" ", spelled)
     for token in _CODE.findall(rest):
         digits = tuple(re.findall(r"\d+(?:\.\d+)?", token))
@@ -170,4 +185,5 @@ def _rounded(value: float) -> float:
 def is_number(token: str, words: GuardWords) -> bool:
     """A token that is a number, a number word, a unit, a scale, a fold or a fraction word (left to this guard)."""
     return (token.replace(".", "").replace(",", "").isdigit() or token in words.number_words
-            or token in words.units or token in words.scales or token in words.folds or token in words.fractions)
+            or token in words.units or token in words.unit_words or token in words.scales or token in words.folds
+            or token in words.fractions)

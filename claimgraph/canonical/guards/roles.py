@@ -105,12 +105,19 @@ def _passive(tokens: list[str], words: GuardWords) -> tuple[list[str], list[str]
             continue
         for offset in (1, 2):  # allow one adverb: "is strongly driven by"
             word = tokens[index + offset] if index + offset < len(tokens) else ""
+            if word in words.reporting and _reported_by(tokens[index + offset + 1:]):
+                return None  # "X has been argued by Y to be ...": Y reports; X is not acted on
             if word.endswith(("ed", "en")) or word in words.participles:
                 if "by" in tokens[index + offset:]:
                     by = tokens.index("by", index + offset)
                     return tokens[by + 1:], tokens[:index]
                 return [], tokens[:index]
     return None
+
+
+def _reported_by(rest: list[str]) -> bool:
+    """"by <reporter> to ...": the words after a reporting participle name who reports, then the claim."""
+    return bool(rest) and rest[0] == "by" and "to" in rest[1:]
 
 
 def _active(tokens: list[str], words: GuardWords) -> tuple[list[str], list[str]] | None:

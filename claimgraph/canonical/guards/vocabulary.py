@@ -66,6 +66,7 @@ class GuardWords:
     boundaries: frozenset[str]
     clause_boundaries: frozenset[str]
     stopwords: frozenset[str]
+    fillers: frozenset[str]
     verbs: frozenset[str]
     not_adverbs: frozenset[str]
     role_verbs: tuple[tuple[str, ...], ...]
@@ -78,6 +79,8 @@ class GuardWords:
     scales: Mapping[str, float]
     folds: Mapping[str, float]
     fractions: frozenset[str]
+    not_fold_before: frozenset[str]
+    unit_words: frozenset[str]
     units: Mapping[str, str]
     rates: Mapping[str, str]
     conversions: Mapping[str, tuple[str, float]]
@@ -214,6 +217,7 @@ def _load(path: Path) -> GuardWords:
         boundaries=frozenset(_strings(scope, "boundaries", where + "scope")),
         clause_boundaries=frozenset(_strings(scope, "clause_boundaries", where + "scope")),
         stopwords=frozenset(_strings(scope, "stopwords", where + "scope")),
+        fillers=frozenset(_strings(scope, "fillers", where + "scope")),
         verbs=_spellings(scope, "verbs", where + "scope"),
         not_adverbs=frozenset(_strings(scope, "not_adverbs", where + "scope")),
         role_verbs=_tokens(_strings(roles, "verbs", where + "roles")),
@@ -226,6 +230,8 @@ def _load(path: Path) -> GuardWords:
         scales=_numbers(numbers, "scales", where + "numbers"),
         folds=_numbers(numbers, "folds", where + "numbers"),
         fractions=frozenset(_strings(numbers, "fractions", where + "numbers")),
+        not_fold_before=frozenset(_strings(numbers, "not_fold_before", where + "numbers")),
+        unit_words=frozenset(part.lower() for spelling in units for part in spelling.split() if len(spelling.split()) > 1),
         units=units,
         rates=_rates(numbers.get("rates", {}), units, where + "numbers.rates"),
         conversions=_conversions(numbers.get("conversions", {}), units, where + "numbers.conversions"),

@@ -86,6 +86,9 @@ def test_numbers_inside_identifiers_are_compared_as_codes() -> None:
     ("The catalyst converted 95% of the substrate within 30 minutes.", "Within half an hour, 95 percent of the substrate was converted."),
     ("Infection rates were three times those of the general population.", "Infection rates were triple those of the general population."),
     ("Insect biomass declined by more than 75% over 27 years.", "Insect biomass declined by over three quarters across twenty-seven years."),
+    ("Streamflow peaked at 1,500 cubic metres per second.", "Streamflow reached a peak of 1500 m3/s."),
+    ("The river carried 2.4 million tonnes of sediment per year.", "The river carried 2.4 million tonnes per year of sediment."),
+    ("Patients were enrolled in a double-blind placebo-controlled trial.", "Patients were enrolled in a placebo-controlled trial with double blinding."),
 ])
 def test_equal_quantities_written_another_way_are_the_same_number(a: str, b: str) -> None:
     verdict = check_pair(a, b)
@@ -104,6 +107,18 @@ def test_equal_quantities_written_another_way_are_the_same_number(a: str, b: str
     ("The mean reaction time was 420 ms.", "The mean reaction time was 0.42 ms."),
     ("Insect biomass declined by three quarters.", "Insect biomass declined by a quarter."),
     ("Conductivity rose by a factor of ten.", "Conductivity rose by a factor of two."),
+    ("The river carried 2.4 million tonnes of sediment per year.", "The river carried 2.4 million tonnes of sediment per month."),
+    ("Median household income rose by 3,000 dollars.", "Median household income rose by 3,000 euros."),
 ])
 def test_different_quantities_stay_different_after_conversion(a: str, b: str) -> None:
     assert "numbers" in check_pair(a, b).fired()
+
+
+def test_a_bound_is_part_of_its_quantity() -> None:
+    """"more than 20" and "over 20" are one bound, "less than 20" another; "over 27 years" is a duration."""
+    assert check_pair("The mobility is more than 20 cm2.", "The mobility is over 20 cm2.").compatible
+    assert check_pair("Participants slept less than 6 hours.", "Participants slept under six hours.").compatible
+    assert check_pair("Biomass fell over 27 years.", "Biomass fell across twenty-seven years.").compatible
+    assert check_pair("Promoters are bound by more than one factor.", "Promoters are bound by less than one factor.").reasons == [
+        "numbers: 'more than 1' in a only; 'less than 1' in b only"]
+    assert "numbers" in check_pair("The mobility is more than 20 cm2.", "The mobility is 20 cm2.").fired()

@@ -268,3 +268,23 @@ def test_hypotheses_stated_either_way_are_equally_hedged() -> None:
     assert check_pair("We hypothesize that chronic inflammation accelerates cognitive decline.",
                       "Our hypothesis is that chronic inflammation accelerates cognitive decline.").compatible
     assert check_pair("It is hypothesized that larger classes lower achievement.", "Larger classes are hypothesized to lower achievement.").compatible
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Genome-wide studies have identified more than 100 loci linked to the disease.",
+     "Over one hundred loci linked to the disease have been identified by genome-wide studies."),
+    ("We ask whether perovskite cells can remain stable under illumination.", "Can perovskite cells stay stable under illumination?"),
+    ("Test accuracy rose from 81.2% to 86.5% when data augmentation was used.", "Using data augmentation raised test accuracy from 81.2 to 86.5 percent."),
+    ("Several authors have argued that carbon taxes are more efficient than emission standards.",
+     "Carbon taxes have been argued by several authors to be more efficient than emission standards."),
+    ("We hypothesize that promoter mutations, rather than coding mutations, cause the disease.",
+     "Our hypothesis is that the disease is caused by promoter mutations and not by coding mutations."),
+])
+def test_bounds_reported_questions_clause_fillers_and_reporters_are_read_as_such(a: str, b: str) -> None:
+    verdict = check_pair(a, b)
+    assert verdict.compatible, verdict.reasons
+
+
+def test_a_bound_is_still_a_direction_when_no_number_follows() -> None:
+    assert "direction" in check_pair("Wetlands store more carbon than forests.", "Wetlands store less carbon than forests.").fired()
+    assert "direction" in check_pair("What causes the expansion of oxygen-minimum zones?", "What causes the contraction of oxygen-minimum zones?").fired()
