@@ -42,17 +42,14 @@ def _alternation(spellings: Iterable[str]) -> str:
 
 @lru_cache(maxsize=8)
 def _word_patterns(words: GuardWords) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    def alternation(names: Iterable[str]) -> str:
-        return "|".join(sorted((re.escape(name) for name in names), key=len, reverse=True))
-
-    counted = alternation(words.number_words)
-    units = alternation(spelling for spelling in words.units if spelling.isalpha() and len(spelling) > 2)
+    counted = _alternation(words.number_words)
+    units = _alternation(spelling for spelling in words.units if spelling.isalpha() and len(spelling) > 2)
     return (
         re.compile(rf"(?<![\w-])(?P<word>{counted})[\s-]?fold(?![\w])", re.IGNORECASE),
-        re.compile(rf"(?<![\w-])(?P<word>{alternation(words.folds)})(?![\w-])(?![\s-]+(?:{alternation(words.not_fold_before)})(?![\w]))",
+        re.compile(rf"(?<![\w-])(?P<word>{_alternation(words.folds)})(?![\w-])(?![\s-]+(?:{_alternation(words.not_fold_before)})(?![\w]))",
                    re.IGNORECASE),
         re.compile(rf"(?<![\w-])(?P<word>{counted}|one(?=[\s-]+(?:{units})(?![\w])))(?![\w])(?!-(?!(?:{units})(?![\w])))", re.IGNORECASE),
-        re.compile(rf"(?P<number>{_NUMBER})\s+(?P<word>{alternation(words.scales)})(?![\w])", re.IGNORECASE),
+        re.compile(rf"(?P<number>{_NUMBER})\s+(?P<word>{_alternation(words.scales)})(?![\w])", re.IGNORECASE),
     )
 
 
@@ -110,15 +107,26 @@ def _ranges_and_halves(text: str, words: GuardWords) -> str:
     text = re.sub(rf"\bby\s+a\s+factor\s+of\s+({_NUMBER})(?!\w)", r"by \1-fold", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:more|greater|higher)\s+than\s+(?=-?\d|one\b)", _AT_LEAST, text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:less|fewer|lower)\s+than\s+(?=-?\d|one\b)", _AT_MOST, text, flags=re.IGNORECASE)
-    time = _alternation(spelling for spelling, canonical in words.units.items() if canonical in _TIME)
-    text = re.sub(rf"\b(?:over|above|exceeding)\s+(?=-?\d(?![\d.,]*[\s-]*(?:{time})(?![\w])))", _AT_LEAST, text, flags=re.IGNORECASE)
+    over, rate_after_of, unit_range = _unit_patterns(words)
+    text = over.sub(_AT_LEAST, text)
     text = re.sub(r"\b(?:under|below)\s+(?=-?\d)", _AT_MOST, text, flags=re.IGNORECASE)
     text = re.sub(rf"([{_AT_LEAST}{_AT_MOST}])one\b", r"\g<1>1", text, flags=re.IGNORECASE)
-    unit, rate = _alternation(words.units), _alternation(words.rates)
-    text = re.sub(rf"(?<![\w.])({_NUMBER}[\s-]?(?:{unit}))\s+(of\s+(?:[^\W\d]+\s+){{1,3}}?)(per\s+(?:{unit})|{rate})(?![\w])",
-                  r"\1 \3 \2", text)
+    text = rate_after_of.sub(r"\1 \3 \2", text)
     text = re.sub(rf"\bbetween\s+({_NUMBER})\s+and\s+({_NUMBER})(?!\w)", r"\1 to \2", text, flags=re.IGNORECASE)
-    return re.sub(rf"(?<![\w.])({_NUMBER})[\s-]?({unit})\s*(?:-|–|to|and)\s*({_NUMBER})[\s-]?\2(?![\w])", r"\1 to \3 \2", text)
+    return unit_range.sub(r"\1 to \3 \2", text)
+
+
+@lru_cache(maxsize=8)
+def _unit_patterns(words: GuardWords) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The rewrites that need the unit spellings: "over" before a number that is not a duration, a rate
+    after an "of" phrase, and a range with its unit written twice."""
+    unit, rate = _alternation(words.units), _alternation(words.rates)
+    time = _alternation(spelling for spelling, canonical in words.units.items() if canonical in _TIME)
+    return (
+        re.compile(rf"\b(?:over|above|exceeding)\s+(?=-?\d(?![\d.,]*[\s-]*(?:{time})(?![\w])))", re.IGNORECASE),
+        re.compile(rf"(?<![\w.])({_NUMBER}[\s-]?(?:{unit}))\s+(of\s+(?:[^\W\d]+\s+){{1,3}}?)(per\s+(?:{unit})|{rate})(?![\w])"),
+        re.compile(rf"(?<![\w.])({_NUMBER})[\s-]?({unit})\s*(?:-|–|to|and)\s*({_NUMBER})[\s-]?\2(?![\w])"),
+    )
 
 
 def _value(number: str) -> float:
