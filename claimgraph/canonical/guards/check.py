@@ -141,7 +141,8 @@ def _asks(plain: str) -> bool:
 def _bound_pattern(words: GuardWords) -> re.Pattern[str]:
     """A comparative that bounds a number ("more than 100 loci", "less than six hours"): not a change, and
     the numbers guard compares the bound with its quantity ("more than 20" is not "less than 20")."""
-    numbers = "|".join(sorted((re.escape(name) for name in [*words.number_words, "one", "a"]), key=len, reverse=True))
+    scaled = "|".join(re.escape(name) for name in [*words.scales, "hundred", "dozen"])
+    numbers = "|".join(sorted((re.escape(name) for name in [*words.number_words, "one"]), key=len, reverse=True)) + rf"|a\s+(?:{scaled})"
     return re.compile(rf"\b(?:more|less|fewer|greater|higher|lower)\s+than\s+(?=\d|(?:{numbers})\b)")
 
 

@@ -287,4 +287,5 @@ def test_bounds_reported_questions_clause_fillers_and_reporters_are_read_as_such
 
 def test_a_bound_is_still_a_direction_when_no_number_follows() -> None:
     assert "direction" in check_pair("Wetlands store more carbon than forests.", "Wetlands store less carbon than forests.").fired()
+    assert "direction" in check_pair("The site was used for more than a decade.", "The site was used for less than a decade.").fired()
     assert "direction" in check_pair("What causes the expansion of oxygen-minimum zones?", "What causes the contraction of oxygen-minimum zones?").fired()
