@@ -7,7 +7,7 @@ from pathlib import Path
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
-from claimgraph.canonical.links.adjudicate import LLMAdjudicator, read_verdict
+from claimgraph.canonical.links.adjudicate import LLMAdjudicator, adjudication_prompt, read_verdict
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
@@ -70,3 +70,10 @@ def test_a_failing_endpoint_never_merges(store, iris, discourse_paper, fake_llm,
     finally:
         judge.close()
     assert summary.links == 0 and judge.failures == 1 and summary.adjudicated_different == 1
+
+
+def test_the_prompt_quotes_each_text_once_and_as_written() -> None:
+    a, b = "Doses of {b} mg halved ${a} uptake", "Uptake $b rose at {type} doses"
+    prompt = adjudication_prompt(a, b, "Claim")
+    assert prompt.count(a) == prompt.count(b) == 1
+    assert prompt.index(a) < prompt.index(b) and "as one Claim." in prompt

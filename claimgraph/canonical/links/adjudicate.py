@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from string import Template
 
 from claimgraph.assets import read_asset
 from claimgraph.llm.accounting import Accounting
@@ -33,6 +35,16 @@ class Decision:
     same: bool
 
 
+@cache
+def _template() -> Template:
+    return Template(read_asset("prompts", "canonical", "adjudicate.md"))
+
+
+def adjudication_prompt(a: str, b: str, type_name: str) -> str:
+    """The question for one pair, filled in one pass: a text holding ``$b`` or ``{b}`` stays as written."""
+    return _template().substitute(type=type_name, a=a, b=b)
+
+
 def read_verdict(answer: str) -> bool:
     """True only for an answer whose first word is SAME (any case)."""
     match = _FIRST_WORD.search(answer)
@@ -49,7 +61,6 @@ class LLMAdjudicator:
     failures: int = 0
 
     def __post_init__(self) -> None:
-        self._template = read_asset("prompts", "canonical", "adjudicate.md")
         self._client: LLMClient = open_client(self.config, self.accounting)
         self._loop = asyncio.new_event_loop()
 
@@ -58,7 +69,7 @@ class LLMAdjudicator:
         return self.config.model
 
     def __call__(self, a: str, b: str, type_name: str) -> bool:
-        prompt = self._template.replace("{type}", type_name).replace("{a}", a).replace("{b}", b)
+        prompt = adjudication_prompt(a, b, type_name)
         try:
             completion = self._loop.run_until_complete(
                 self._client.complete([{"role": "user", "content": prompt}], tag=CallTag("canonicalize", "adjudicate")))
