@@ -23,9 +23,10 @@ default, offline), and prints:
 - a SIMULATION of LLM adjudication of a band (canon_eval/adjudication.py: the fake server
   answers from the gold labels, wrong on 0%, 10% and 20% of the questions; no model);
 - a check of how far the guards' word lists and the generator's rewrite lexicon overlap;
-- every table again on each held-out set: canon_eval/heldout4.toml (never tuned on), and
+- every table again on each held-out set: canon_eval/heldout5.toml and heldout4.toml (never tuned on), and
   heldout3.toml, heldout2.toml, heldout.toml (each held out for one round and read while tuning
-  the next); then the target on the evaluation set pooled with heldout4, and with all held-out sets.
+  the next); then the target on the evaluation set pooled with heldout4 and heldout5, and with all
+  held-out sets.
 
     HF_HUB_OFFLINE=1 python bench/canonical_quality.py [--json out.json] [--seed 29] [--embedder minilm] [--no-canonicalizer]
         [--band LOW HIGH] [--no-simulation]
@@ -64,6 +65,7 @@ POLICY_THRESHOLDS = tuple(round(0.80 + 0.02 * step, 2) for step in range(10))
 SIMULATION_BAND = (0.81, 0.93)  # seed 13: low keeps the full policy at recall >= 0.97, high is its target threshold
 ERROR_RATES = (0.0, 0.10, 0.20)
 HELDOUT_NOTES = {
+    "heldout5": "written blind to the guards after round 5, never tuned on",
     "heldout4": "written blind to the guards, committed before round 5 changed them, never tuned on",
     "heldout3": "written blind, held out in round 4; round 5 read its failures, so it is development data now",
     "heldout2": "written blind, held out in round 3; round 4 read its failures, so it is development data now",
@@ -375,7 +377,7 @@ def main() -> None:
         print(f"\n======== the held-out set {name} (bench/canon_eval/{HELDOUT_SETS[name][0].name}: {note})")
         report[name], _ = evaluate(held_out[name], vectors, not args.no_canonicalizer)
     print("\n======== pooled: the evaluation set and held-out sets together (pairwise)")
-    for label, names in (("heldout4", ("heldout4",)), ("all_heldout", tuple(HELDOUT_NOTES))):
+    for label, names in (("heldout4_5", ("heldout4", "heldout5")), ("all_heldout", tuple(HELDOUT_NOTES))):
         pooled = Evaluation(pairs + [row for name in names for row in held_out[name]], vectors)
         report[f"pooled_with_{label}"] = target(pooled.curves(pooled.select(CAUTIOUS)))
         print_target(f"cautious/all+{label}", report[f"pooled_with_{label}"])

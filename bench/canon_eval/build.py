@@ -17,6 +17,8 @@ quantity / scope / hedge / swap / topic for hard negatives, source ``handwritten
   development data since (source "heldout3", ids ``h3-NNN``).
 - heldout4.toml: hand-written pairs written blind to the guards and committed before the fifth
   round changed them; never tuned on (source "heldout4", ids ``h4-NNN``).
+- heldout5.toml: hand-written pairs written blind to the guards after round 5; never tuned on
+  (source "heldout5", ids ``h5-NNN``).
   ``heldout_pairs(name)`` reads any of them; the benchmark scores each apart.
 - Generated (never committed: ARCHE text stays in its folder, CLAIMGRAPH_ARCHE_DIR or
   ../shared/data/arche): a seeded sample of ARCHE viewpoints, each giving a paraphrase
@@ -49,7 +51,8 @@ HANDWRITTEN = Path(__file__).with_name("handwritten.toml")
 HELDOUT_SETS = {"heldout": (Path(__file__).with_name("heldout.toml"), "ho"),
                 "heldout2": (Path(__file__).with_name("heldout2.toml"), "h2"),
                 "heldout3": (Path(__file__).with_name("heldout3.toml"), "h3"),
-                "heldout4": (Path(__file__).with_name("heldout4.toml"), "h4")}
+                "heldout4": (Path(__file__).with_name("heldout4.toml"), "h4"),
+                "heldout5": (Path(__file__).with_name("heldout5.toml"), "h5")}
 CAUTIOUS = ("Claim", "Hypothesis", "Association", "ResearchQuestion", "Evidence", "Viewpoint")
 AGGRESSIVE = ("Factor", "Variable", "StudyDesign", "StatisticalMethod")
 NEGATIVE_KINDS = ("negation", "direction", "quantity", "scope", "hedge", "swap", "topic")
