@@ -27,6 +27,8 @@ from claimgraph.quality.reports import ValidationReport
 if TYPE_CHECKING:
     from claimgraph.canonical.consensus.graph import ConsensusResult
     from claimgraph.canonical.convergence import Convergence
+    from claimgraph.canonical.links.adjudicate import LLMAdjudicator
+    from claimgraph.canonical.links.pair_model import PairModelJudge
     from claimgraph.canonical.plan import CanonicalizeSummary
     from claimgraph.extract.runner import ExtractionReport
     from claimgraph.judge.runner import JudgeResult
@@ -212,19 +214,20 @@ class Workflow:
         return repairs
 
     def canonicalize(self, paper_ids: Sequence[str] | None = None, sidecar_dir: Path | None = None,
-                     embedder: str | None = None, force: bool = False, adjudicate: LLMConfig | None = None) -> CanonicalizeOutcome:
+                     embedder: str | None = None, force: bool = False, adjudicate: LLMConfig | None = None,
+                     pair_model: Path | None = None) -> CanonicalizeOutcome:
         """Link the papers' nodes across the store in the canonical graph; convergence is measured before and after.
 
-        ``adjudicate`` (an LLM endpoint) turns on LLM adjudication of the borderline band the profile sets per type.
+        ``adjudicate`` (an LLM endpoint) or ``pair_model`` (a cross-encoder's folder) is the judge of the
+        borderline band the profile sets per type; at most one of them.
         """
         from claimgraph.canonical.canonicalizer import canonicalize_papers
         from claimgraph.canonical.convergence import convergence
         from claimgraph.canonical.embeddings import make_embedder
-        from claimgraph.canonical.links.adjudicate import LLMAdjudicator
 
+        judge = self._judge(adjudicate, pair_model)
         before = convergence(self.ctx)
         ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
-        judge = LLMAdjudicator(adjudicate) if adjudicate is not None else None
         self.progress.start("canonicalize", len(ids))
         try:
             summary = canonicalize_papers(
@@ -237,6 +240,25 @@ class Workflow:
             if judge is not None:
                 judge.close()
         return CanonicalizeOutcome(summary, before, convergence(self.ctx))
+
+    def _judge(self, adjudicate: LLMConfig | None, pair_model: Path | None) -> LLMAdjudicator | PairModelJudge | None:
+        """The judge of the band, if one is asked for; an error when the profile gives it no band to judge."""
+        if adjudicate is None and pair_model is None:
+            return None
+        from claimgraph.canonical.settings import CanonicalizeError, load_settings
+
+        if adjudicate is not None and pair_model is not None:
+            raise CanonicalizeError("one judge at a time: an LLM (--adjudicate) or a pair model (--pair-model), not both")
+        if not load_settings(self.ctx.profile).adjudicate:
+            raise CanonicalizeError(f"profile {self.ctx.profile.name} sets no [canonicalize.adjudicate] band, so the judge "
+                                    "would never be asked; add one (docs/canonicalization.md)")
+        if adjudicate is not None:
+            from claimgraph.canonical.links.adjudicate import LLMAdjudicator
+
+            return LLMAdjudicator(adjudicate)
+        from claimgraph.canonical.links.pair_model import PairModelJudge
+
+        return PairModelJudge(pair_model) if pair_model is not None else None
 
     def validate(self, paper_ids: Sequence[str] | None = None) -> ValidationReport:
         """ShEx shapes and the profile's rules on the papers (default: every paper and the canonical graph)."""

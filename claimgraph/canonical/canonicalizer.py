@@ -284,7 +284,8 @@ class Canonicalizer:
              "hubs_created": len(plan.new_hubs), "unattached": plan.unattached, "exact_text": plan.exact,
              "guard_vetoes": plan.guard_vetoes, "adjudicated_same": plan.adjudicated["same"],
              "adjudicated_different": plan.adjudicated["different"]},
-            touched, {"embedder": self.embedder.name, "guards": "on" if self.settings.guards else "off"}, ended=ended))
+            touched, {"embedder": self.embedder.name, "guards": "on" if self.settings.guards else "off",
+                      **({"judge": self.placer.adjudicate.name} if self.placer.adjudicate else {})}, ended=ended))
         others: dict[tuple[str, str], list[NamedNode]] = defaultdict(list)
         for link in plan.links:
             other = self.iris.paper_id_of(link.graph)

@@ -91,7 +91,7 @@ class CanonicalizeSummary:
             ["texts embedded (not cached)", self.embedded],
         ]
         if self.adjudicated_same or self.adjudicated_different:
-            rows.append(["LLM adjudication: same / different", f"{self.adjudicated_same} / {self.adjudicated_different}"])
+            rows.append(["judged in the band: same / different", f"{self.adjudicated_same} / {self.adjudicated_different}"])
         if self.rebuilt:
             rows.append(["sidecar rebuilt because", self.rebuilt])
         rows.extend([f"seconds {name}", f"{value:.2f}"] for name, value in self.seconds.items())

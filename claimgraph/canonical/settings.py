@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from claimgraph.canonical.embeddings import DEFAULT_EMBEDDER
+from claimgraph.canonical.guards.check import GUARDS
 from claimgraph.errors import ClaimgraphError
 from claimgraph.profile.manifest import Profile
 from claimgraph.rdf.vocab import local_name
@@ -23,7 +24,10 @@ class CanonicalizeSettings:
     ``adjudicate`` maps a class local name to a cosine band [low, high): with an LLM
     configured for adjudication, a candidate the guards pass is accepted at or above
     ``high``, asked about in the band, and rejected below ``low``; without one, the
-    class's threshold decides alone.
+    class's threshold decides alone. The judge may also be a pair model (``links/pair_model.py``).
+
+    ``vetoes`` names the guards whose objection rejects a candidate (default: all of them);
+    a profile that leaves structure to a pair model can keep only the cue guards.
     """
 
     embedder: str = DEFAULT_EMBEDDER
@@ -34,6 +38,7 @@ class CanonicalizeSettings:
     thresholds: Mapping[str, float] = field(default_factory=dict, hash=False)
     adjudicate: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
     guards: bool = True
+    vetoes: frozenset[str] = field(default=frozenset(GUARDS), hash=False)
 
     def threshold(self, type_iri: str) -> float:
         """The cosine similarity a candidate of this class must reach."""
@@ -49,6 +54,12 @@ def _band(where: str, name: str, value: object) -> tuple[float, float]:
             and 0.0 < value[0] < value[1] <= 1.0):
         return float(value[0]), float(value[1])
     raise CanonicalizeError(f"{where} adjudicate.{name} = {value!r}: a band [low, high] with 0 < low < high <= 1 is needed")
+
+
+def _vetoes(where: str, value: object) -> frozenset[str]:
+    if isinstance(value, list) and all(isinstance(name, str) and name in GUARDS for name in value):
+        return frozenset(value)
+    raise CanonicalizeError(f"{where} vetoes = {value!r}: a list of guard names from {', '.join(GUARDS)} is needed")
 
 
 def load_settings(profile: Profile) -> CanonicalizeSettings:
@@ -68,6 +79,7 @@ def load_settings(profile: Profile) -> CanonicalizeSettings:
         thresholds={name: float(value) for name, value in thresholds.items()},
         adjudicate={name: _band(where, name, value) for name, value in table.get("adjudicate", {}).items()},
         guards=table.get("guards", True),
+        vetoes=_vetoes(where, table.get("vetoes", list(GUARDS))),
     )
     for name in ("hub_size", "candidates", "ef_search"):
         value = getattr(settings, name)

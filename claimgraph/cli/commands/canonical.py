@@ -17,8 +17,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     canonicalize.add_argument("--force", action="store_true", help="place any node of already canonicalized papers that is not placed yet")
     canonicalize.add_argument("--list-merges", action="store_true", help="list the merges (skos:exactMatch links) and exit")
     canonicalize.add_argument("--format", choices=ROW_FORMATS, default="table", help="format of --list-merges")
-    canonicalize.add_argument("--adjudicate", action="store_true",
-                              help="ask the LLM about candidates in the profile's [canonicalize.adjudicate] band (off by default)")
+    judge = canonicalize.add_mutually_exclusive_group()
+    judge.add_argument("--adjudicate", action="store_true",
+                       help="ask the LLM about candidates in the profile's [canonicalize.adjudicate] band (off by default)")
+    judge.add_argument("--pair-model", type=Path, metavar="DIR",
+                       help="let a cross-encoder saved in DIR judge the band instead (off by default; see docs/canonicalization.md)")
     add_sidecar_options(canonicalize)
     add_llm_arguments(canonicalize)
     canonicalize.set_defaults(handler=run_canonicalize)
@@ -61,7 +64,7 @@ def run_canonicalize(args: argparse.Namespace) -> int:
     adjudicate = config_from_args(args) if args.adjudicate else None
     with open_context(args) as ctx:
         outcome = Workflow(ctx, TerminalProgress()).canonicalize(args.paper, args.sidecar, args.embedder, force=args.force,
-                                                                adjudicate=adjudicate)
+                                                                adjudicate=adjudicate, pair_model=args.pair_model)
     print_canonicalization(outcome)
     return 0
 

@@ -1,0 +1,80 @@
+"""A pair model (a cross-encoder in a folder) as the judge of the band: asked only after the vetoing
+guards, order-free, counted and named in the audit trail; unusable folders are named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimgraph.canonical.canonicalizer import canonicalize_papers
+from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.links.pair_model import PairModelError, PairModelJudge
+from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings
+from claimgraph.cli.main import main
+from claimgraph.context import Context
+from claimgraph.papers.audit_trail import audit_trail
+from claimgraph.rdf.queries import read_named_query
+from claimgraph.workflow import Workflow
+
+
+def hub_members(store) -> set[str]:
+    return {row["member"].value for row in store.select(read_named_query("hub-members"))}
+
+
+@pytest.mark.parametrize(("threshold", "joined"), [(0.4, "abc"), (0.6, "ac")])
+def test_the_pair_model_decides_guard_passed_candidates_in_the_band(band, texts, load_claims, store, iris, pair_model_dirs,
+                                                                    tmp_path: Path, threshold: float, joined: str) -> None:
+    load_claims(store, iris, texts)
+    judge = PairModelJudge(pair_model_dirs["constant"], threshold=threshold)  # every pair scores 0.5
+    summary = canonicalize_papers(Context(store, iris), list(texts), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                  settings=band, adjudicate=judge)
+    assert hub_members(store) == {iris.node(paper, "claim", "1").value for paper in joined}
+    asked = {frozenset((d.a, d.b)) for d in judge.decisions}
+    assert asked == {frozenset((texts["a"], texts["b"]))}  # d is vetoed by the guards before the model is asked
+    assert {d.score for d in judge.decisions} == {0.5} and {d.same for d in judge.decisions} == {threshold < 0.5}
+    same_or_not = (summary.adjudicated_same, summary.adjudicated_different)
+    assert same_or_not == ((len(judge.decisions), 0) if threshold < 0.5 else (0, len(judge.decisions)))
+    entry = next(entry for entry in audit_trail(store, iris, "b") if entry["kind"] == "canonicalize")
+    assert entry["notes"]["judge"] == "pair-model:constant"
+
+
+def test_a_score_does_not_depend_on_which_text_comes_first(texts, pair_model_dirs) -> None:
+    judge = PairModelJudge(pair_model_dirs["seeded"])
+    first = judge.score(texts["a"], texts["d"])
+    assert judge.score(texts["d"], texts["a"]) == first
+    fresh = PairModelJudge(pair_model_dirs["seeded"])
+    assert fresh.score(texts["d"], texts["a"]) == pytest.approx(first, abs=1e-6)
+    assert 0.0 < first < 1.0 and fresh.score(texts["a"], texts["b"]) != pytest.approx(first, abs=1e-6)
+
+
+def test_folders_that_are_not_pair_models_are_named(pair_model_dirs, tmp_path: Path) -> None:
+    with pytest.raises(PairModelError, match=r"no config\.json"):
+        PairModelJudge(tmp_path)
+    with pytest.raises(PairModelError, match="2 labels"):
+        PairModelJudge(pair_model_dirs["two_labels"])
+    with pytest.raises(PairModelError, match="strictly between 0 and 1"):
+        PairModelJudge(pair_model_dirs["constant"], threshold=1.0)
+
+
+def test_a_judge_needs_a_band_and_only_one_judge_is_allowed(store, iris, pair_model_dirs, llm_config, fake_llm) -> None:
+    workflow = Workflow(Context(store, iris))
+    with pytest.raises(CanonicalizeError, match=r"sets no \[canonicalize\.adjudicate\] band"):
+        workflow.canonicalize([], pair_model=pair_model_dirs["constant"])
+    with pytest.raises(CanonicalizeError, match="one judge at a time"):
+        workflow.canonicalize([], pair_model=pair_model_dirs["constant"], adjudicate=llm_config(fake_llm({"": ["SAME"]})))
+
+
+def test_the_command_refuses_two_judges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--store", str(tmp_path / "store"), "canonicalize", "--adjudicate", "--pair-model", str(tmp_path)])
+    assert exit_info.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_only_the_vetoing_guards_reject(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "d": texts["d"]})
+    settings = CanonicalizeSettings(thresholds={"Claim": 0.5}, vetoes=frozenset({"polarity", "numbers", "direction", "hedge"}))
+    summary = canonicalize_papers(Context(store, iris), ["a", "d"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                  settings=settings)
+    assert hub_members(store) == {iris.node(paper, "claim", "1").value for paper in "ad"}  # "in mice" is scope, not a cue
+    assert summary.guard_vetoes == 0
