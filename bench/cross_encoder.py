@@ -44,10 +44,12 @@ from pathlib import Path
 import numpy as np
 from canon_eval.build import CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS, Pair, generated_pairs, handwritten_pairs, heldout_pairs, read_arche
 from canon_eval.metrics import Point, best_at_recall, curve
+from canon_eval.policy_run import place_texts, predicted_same
 from canon_eval.rewrites import load_lexicon
 
 from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.canonical.guards.check import GUARDS, check_pair
+from claimgraph.canonical.links.pair_model import PairModelJudge
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 
 TRAIN_SETS = ("heldout", "heldout2", "heldout3")  # besides handwritten.toml; every set earlier rounds read
@@ -158,6 +160,7 @@ class Scored:
     cosine: np.ndarray
     fired: list[frozenset[str]]
     score: np.ndarray
+    vectors: dict[str, np.ndarray]
 
     @property
     def same(self) -> np.ndarray:
@@ -172,7 +175,7 @@ class Scored:
 
     def __add__(self, other: Scored) -> Scored:
         return Scored(self.pairs + other.pairs, np.concatenate([self.cosine, other.cosine]), self.fired + other.fired,
-                      np.concatenate([self.score, other.score]))
+                      np.concatenate([self.score, other.score]), self.vectors | other.vectors)
 
 
 def score_set(pairs: list[Pair], encoder: CrossEncoder, embedder: object) -> Scored:
@@ -180,7 +183,7 @@ def score_set(pairs: list[Pair], encoder: CrossEncoder, embedder: object) -> Sco
     vectors = dict(zip(texts, embedder.embed(texts)))  # type: ignore[attr-defined]
     cosine = np.array([float(np.dot(vectors[p.a], vectors[p.b])) for p in pairs])
     fired = [frozenset(check_pair(p.a, p.b).fired()) for p in pairs]
-    return Scored(pairs, cosine, fired, encoder.scores([(p.a, p.b) for p in pairs]))
+    return Scored(pairs, cosine, fired, encoder.scores([(p.a, p.b) for p in pairs]), vectors)
 
 
 def chosen_thresholds(validation: Scored) -> dict[str, float | None]:
@@ -190,6 +193,26 @@ def chosen_thresholds(validation: Scored) -> dict[str, float | None]:
         points = curve(validation.same, validation.score, validation.allowed(vetoes), SCORE_GRID)
         chosen[label] = next((p.threshold for p in points if p.precision is not None and p.precision >= TARGET_PRECISION), None)
     return chosen
+
+
+def cosine_floor(validation: Scored) -> float:
+    """The highest cosine at which the validation pairs keep recall >= 0.98: where the search for candidates stops."""
+    eligible = [p.threshold for p in curve(validation.same, validation.cosine, None, SCORE_GRID) if (p.recall or 0.0) >= 0.98]
+    return max(eligible, default=0.80)
+
+
+def placed(scored: Scored, folder: Path, threshold: float, vetoes: frozenset[str], floor: float) -> Point:
+    """Precision and recall as the canonicalizer places the texts, one type at a time, with ``PairModelJudge``
+    judging every candidate from the cosine ``floor`` up that the ``vetoes`` guards let through."""
+    judge = PairModelJudge(folder, threshold=threshold)
+    predicted = np.zeros(len(scored.pairs), dtype=bool)
+    for name in sorted({p.type for p in scored.pairs}):
+        texts = sorted({t for p in scored.pairs if p.type == name for t in (p.a, p.b)})
+        placement = place_texts(name, texts, scored.vectors, floor, True, 0, band=(floor, 1.0), adjudicate=judge, vetoes=vetoes)
+        for index, pair in enumerate(scored.pairs):
+            if pair.type == name:
+                predicted[index] = predicted_same(placement, pair.a, pair.b)
+    return curve(scored.same, np.where(predicted, 1.0, 0.0), None, (0.5,))[0]
 
 
 def report(name: str, scored: Scored, chosen: dict[str, float | None]) -> dict[str, object]:
@@ -228,6 +251,19 @@ def report(name: str, scored: Scored, chosen: dict[str, float | None]) -> dict[s
             "at_chosen": {label: point.as_dict() for label, point in fixed.items()}, "negatives_joined_at_0.5": joined}
 
 
+def place_all(scored: dict[str, Scored], folder: Path, chosen: dict[str, float | None], floor: float) -> dict[str, object]:
+    """Every test set placed by the canonicalizer under each policy at its chosen threshold (0.5 without validation)."""
+    print(f"\nas the canonicalizer places the texts (cosine floor {floor:.2f}, the model judging every candidate above it):")
+    results: dict[str, object] = {"floor": floor}
+    for name, one in scored.items():
+        for label, vetoes in POLICIES.items():
+            threshold = chosen.get(label) or 0.5
+            point = placed(one, folder, threshold, vetoes, floor)
+            print(f"  {name:<20} {label:<28} P {fmt(point.precision)} R {fmt(point.recall)} (t {threshold:.2f})", flush=True)
+            results[f"{name} / {label}"] = point.as_dict() | {"model_threshold": threshold}
+    return results
+
+
 def fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
@@ -249,7 +285,11 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="save the fine-tuned model here")
     parser.add_argument("--load", type=Path, help="score with a model saved by --save instead of training one")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--canonicalizer", action="store_true",
+                        help="also place the test texts with the real canonicalizer and the model as its judge (needs --save or --load)")
     args = parser.parse_args()
+    if args.canonicalizer and not (args.save or args.load):
+        parser.error("--canonicalizer needs the model in a folder: --save DIR or --load DIR")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     folder = real_arche_dir()
     arche = read_arche(folder) if folder is not None and folder.is_dir() else None
@@ -274,9 +314,11 @@ def main() -> None:
     figures: dict[str, object] = {"train_pairs": len(train), "examples": len(examples), "losses": losses, "train_seconds": trained,
                                   "settings": vars(args) | {"save": None, "json": None, "load": str(args.load)}}
     chosen: dict[str, float | None] = {}
+    floor = 0.80
     if validation:
-        pooled = sum((score_set(pairs, encoder, embedder) for pairs in validation.values()), start=Scored([], np.zeros(0), [], np.zeros(0)))
+        pooled = sum((score_set(pairs, encoder, embedder) for pairs in validation.values()), start=Scored([], np.zeros(0), [], np.zeros(0), {}))
         chosen = chosen_thresholds(pooled)
+        floor = cosine_floor(pooled)
         print("\nthresholds chosen on the validation pairs (" + ", ".join(validation) + "): "
               + ", ".join(f"{label} {fmt(threshold)}" for label, threshold in chosen.items()))
         figures["validation"] = report("validation, pooled", pooled, chosen) | {"chosen": chosen}
@@ -289,6 +331,8 @@ def main() -> None:
     for label, names in (("hand-written tests, pooled", hand), ("every test set, pooled", list(scored))):
         if len(names) > 1:
             figures[label] = report(label, sum((scored[name] for name in names[1:]), start=scored[names[0]]), chosen)
+    if args.canonicalizer:
+        figures["canonicalizer"] = place_all(scored, args.save or args.load, chosen, floor)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
 

@@ -68,9 +68,10 @@ def _paper(iris: IriScheme, paper_id: str, type_name: str, texts: Sequence[tuple
 
 def place_texts(type_name: str, texts: Sequence[str], vectors: dict[str, np.ndarray], threshold: float,
                 guards: bool, seed: int, band: tuple[float, float] | None = None,
-                adjudicate: Adjudicate | None = None) -> Placement:
+                adjudicate: Adjudicate | None = None, vetoes: frozenset[str] | None = None) -> Placement:
     """Run the canonicalizer on ``texts`` (arriving in a seeded order) at one threshold, guards on or off;
-    with ``band`` and ``adjudicate``, candidates in the band go to the adjudicator as ``--adjudicate`` does."""
+    with ``band`` and ``adjudicate``, candidates in the band go to the judge as ``--adjudicate`` or
+    ``--pair-model`` does; ``vetoes`` (default all) are the guards whose objection rejects."""
     profile = load_profile("discourse")
     aggressive = merge_policy(profile).get(CG[type_name].value) == "aggressive"
     order = list(texts)
@@ -86,7 +87,8 @@ def place_texts(type_name: str, texts: Sequence[str], vectors: dict[str, np.ndar
         papers.append(paper_id)
         text_of.update({iris.node(paper_id, "node", f"{number:06d}").value: text for number, text in group})
     settings = CanonicalizeSettings(hub_size=2, candidates=10, ef_search=128, thresholds={type_name: threshold}, guards=guards,
-                                    adjudicate={type_name: band} if band else {})
+                                    adjudicate={type_name: band} if band else {},
+                                    **({"vetoes": vetoes} if vetoes is not None else {}))
     canonicalizer = Canonicalizer(Context(store, iris, profile), embedder=Precomputed(vectors), settings=settings,
                                   adjudicate=adjudicate if band else None)
     hub_of: dict[str, str | None] = dict.fromkeys(order)
