@@ -4,13 +4,14 @@ guards, order-free, counted and named in the audit trail; unusable folders are n
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.links.pair_model import PairModelError, PairModelJudge
-from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings
+from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
 from claimgraph.cli.main import main
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
@@ -78,3 +79,13 @@ def test_only_the_vetoing_guards_reject(texts, load_claims, store, iris, tmp_pat
                                   settings=settings)
     assert hub_members(store) == {iris.node(paper, "claim", "1").value for paper in "ad"}  # "in mice" is scope, not a cue
     assert summary.guard_vetoes == 0
+
+
+def test_the_profile_names_the_vetoing_guards(tmp_path: Path) -> None:
+    manifest = tmp_path / "profile.toml"
+    manifest.write_text('[canonicalize]\nvetoes = ["polarity", "scope"]\n[canonicalize.adjudicate]\nClaim = [0.8, 1.0]\n', encoding="utf-8")
+    settings = load_settings(SimpleNamespace(manifest=manifest))
+    assert settings.vetoes == {"polarity", "scope"} and settings.adjudicate == {"Claim": (0.8, 1.0)}
+    manifest.write_text('[canonicalize]\nvetoes = ["polarity", "tone"]\n', encoding="utf-8")
+    with pytest.raises(CanonicalizeError, match=r"vetoes = \['polarity', 'tone'\]: a list of guard names from polarity, numbers"):
+        load_settings(SimpleNamespace(manifest=manifest))
