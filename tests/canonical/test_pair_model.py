@@ -15,6 +15,7 @@ from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSetting
 from claimgraph.cli.main import main
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
+from claimgraph.profile.manifest import load_profile
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.workflow import Workflow
 
@@ -59,11 +60,17 @@ def test_folders_that_are_not_pair_models_are_named(pair_model_dirs, tmp_path: P
 
 
 def test_a_judge_needs_a_band_and_only_one_judge_is_allowed(store, iris, pair_model_dirs, llm_config, fake_llm) -> None:
-    workflow = Workflow(Context(store, iris))
-    with pytest.raises(CanonicalizeError, match=r"sets no \[canonicalize\.adjudicate\] band"):
-        workflow.canonicalize([], pair_model=pair_model_dirs["constant"])
+    with pytest.raises(CanonicalizeError, match=r"profile peirce sets no \[canonicalize\.adjudicate\] band"):
+        Workflow(Context(store, iris, load_profile("peirce"))).canonicalize([], pair_model=pair_model_dirs["constant"])
     with pytest.raises(CanonicalizeError, match="one judge at a time"):
-        workflow.canonicalize([], pair_model=pair_model_dirs["constant"], adjudicate=llm_config(fake_llm({"": ["SAME"]})))
+        Workflow(Context(store, iris)).canonicalize([], pair_model=pair_model_dirs["constant"],
+                                                    adjudicate=llm_config(fake_llm({"": ["SAME"]})))
+
+
+def test_the_discourse_profile_gives_a_judge_a_band_below_each_threshold() -> None:
+    settings = load_settings(load_profile("discourse"))
+    for name in ("Claim", "Evidence", "Hypothesis", "ResearchQuestion", "Association", "Viewpoint"):
+        assert settings.adjudicate[name] == (0.81, settings.thresholds[name])
 
 
 def test_the_command_refuses_two_judges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
