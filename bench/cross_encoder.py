@@ -49,7 +49,7 @@ from canon_eval.rewrites import load_lexicon
 
 from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.canonical.guards.check import GUARDS, check_pair
-from claimgraph.canonical.links.pair_model import PairModelJudge
+from claimgraph.canonical.links.pair_model import PairModelJudge, pair_scores
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 
 TRAIN_SETS = ("heldout", "heldout2", "heldout3")  # besides handwritten.toml; every set earlier rounds read
@@ -130,16 +130,9 @@ class CrossEncoder:
         self.model.eval()
         return losses
 
-    def scores(self, pairs: Sequence[tuple[str, str]], batch: int = 64) -> np.ndarray:
-        """sigmoid of the mean logit over both orders of each pair."""
-        torch = self.torch
-        logits: list[float] = []
-        rows = [row for a, b in pairs for row in ((a, b), (b, a))]
-        with torch.no_grad():
-            for start in range(0, len(rows), batch):
-                logits += self.model(**self._batch(rows[start:start + batch])).logits.squeeze(-1).tolist()
-        mean = np.array(logits, dtype=np.float64).reshape(-1, 2).mean(axis=1)
-        return 1.0 / (1.0 + np.exp(-mean))
+    def scores(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """What the product's judge would say of each pair (``pair_scores``)."""
+        return np.array(pair_scores(self.tokenizer, self.model, pairs))
 
 
 def examples_of(pairs: Sequence[Pair], hand_weight: int) -> list[tuple[str, str, float]]:

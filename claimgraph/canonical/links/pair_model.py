@@ -15,6 +15,7 @@ text came first; a pair is SAME at ``threshold`` or above.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,28 @@ from claimgraph.canonical.settings import CanonicalizeError
 
 class PairModelError(CanonicalizeError):
     """The pair-model folder cannot be used."""
+
+
+MAX_LENGTH = 256  # tokens of a pair; longer pairs are truncated
+
+
+def pair_scores(tokenizer: Any, model: Any, pairs: Sequence[tuple[str, str]], batch: int = 64) -> list[float]:
+    """Each pair's probability of stating the same thing: the sigmoid of the mean logit over both orders.
+
+    The one place this is computed: the judge scores a candidate with it, and bench/cross_encoder.py
+    scores its test pairs with it, so the benchmark measures what the product decides with.
+    """
+    import torch
+
+    rows = [row for a, b in pairs for row in ((a, b), (b, a))]
+    logits: list[float] = []
+    with torch.no_grad():
+        for start in range(0, len(rows), batch):
+            firsts, seconds = zip(*rows[start:start + batch])
+            encoded = tokenizer(list(firsts), list(seconds), padding=True, truncation=True, max_length=MAX_LENGTH,
+                                return_tensors="pt")
+            logits += model(**encoded).logits.reshape(-1).tolist()
+    return [1.0 / (1.0 + math.exp(-(logits[i] + logits[i + 1]) / 2)) for i in range(0, len(logits), 2)]
 
 
 @dataclass(frozen=True)
@@ -41,7 +64,6 @@ class PairModelJudge:
 
     folder: Path
     threshold: float = 0.5
-    max_length: int = 256
     decisions: list[PairDecision] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -58,13 +80,7 @@ class PairModelJudge:
         """The probability that ``a`` and ``b`` state the same thing (either order gives the same number)."""
         key = (a, b) if a <= b else (b, a)
         if key not in self._scores:
-            import torch
-
-            encoded = self._tokenizer([a, b], [b, a], padding=True, truncation=True, max_length=self.max_length,
-                                      return_tensors="pt")
-            with torch.no_grad():
-                logits = self._model(**encoded).logits.reshape(-1).tolist()
-            self._scores[key] = 1.0 / (1.0 + math.exp(-sum(logits) / len(logits)))
+            self._scores[key] = pair_scores(self._tokenizer, self._model, [key])[0]
         return self._scores[key]
 
     def __call__(self, a: str, b: str, type_name: str) -> bool:
