@@ -1,0 +1,156 @@
+"""Real cross-paper candidates: pairs of ARCHE statements from different papers that the
+embedding index would put in front of the canonicalizer, labelled by hand.
+
+Every other set of this evaluation is written or generated for it; these pairs are what the
+product meets. A statement is one ARCHE viewpoint (a sentence's own claim or a cited
+abstract's claim), addressed ``PAPER#x.y.z`` by its source tuple. Two statements are a
+candidate when their texts differ, no paper holds both, and each is among the other's
+``--neighbours`` nearest by cosine of the bundled MiniLM, at or above ``--floor``. A seeded
+sample, stratified over cosine bands so that the rare high-cosine pairs are all there, is
+written with its texts for labelling to a file outside the project (ARCHE text is not ours
+to commit); arche_labels.toml keeps only the addresses and the labels, and
+``labelled_pairs`` turns them back into pairs by reading the corpus.
+
+    HF_HUB_OFFLINE=1 python -m bench.canon_eval.real_pairs --out /tmp/candidates.jsonl [--per-band 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from claimgraph.loaders import load_document
+from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
+
+from .build import GENERATED_TYPE, EvalSetError, Pair
+
+LABELS = Path(__file__).with_name("arche_labels.toml")
+BANDS = ((0.70, 0.80), (0.80, 0.90), (0.90, 1.0))
+
+
+@dataclass(frozen=True)
+class Statement:
+    address: str          # PAPER#x.y.z, the first place the text occurs
+    text: str
+    papers: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    a: Statement
+    b: Statement
+    cosine: float
+
+
+def arche_statements(folder: Path) -> list[Statement]:
+    """One statement per distinct viewpoint text of the corpus, with every paper that holds it."""
+    first: dict[str, str] = {}
+    papers: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.json")):
+        document = load_document(path)
+        for viewpoint in document.viewpoints:
+            x, y, z = viewpoint.source
+            first.setdefault(viewpoint.text, f"{document.paper_id}#{x}.{y}.{z}")
+            papers.setdefault(viewpoint.text, set()).add(document.paper_id)
+    return [Statement(first[text], text, frozenset(papers[text])) for text in sorted(first)]
+
+
+def statement_texts(folder: Path) -> dict[str, str]:
+    """Every address ``PAPER#x.y.z`` of the corpus and its text."""
+    texts: dict[str, str] = {}
+    for path in sorted(folder.glob("*.json")):
+        document = load_document(path)
+        for viewpoint in document.viewpoints:
+            x, y, z = viewpoint.source
+            texts[f"{document.paper_id}#{x}.{y}.{z}"] = viewpoint.text
+    return texts
+
+
+def candidates(statements: Sequence[Statement], vectors: np.ndarray, neighbours: int, floor: float) -> list[Candidate]:
+    """Cross-paper pairs among each statement's nearest neighbours at cosine >= ``floor``, once each."""
+    import faiss
+
+    index = faiss.IndexFlatIP(vectors.shape[1])
+    index.add(vectors.astype(np.float32))
+    scores, rows = index.search(vectors.astype(np.float32), neighbours + 1)
+    found: dict[tuple[int, int], float] = {}
+    for left, (row_scores, row_ids) in enumerate(zip(scores, rows, strict=True)):
+        for score, right in zip(row_scores, row_ids, strict=True):
+            if right < 0 or right == left or score < floor:
+                continue
+            if statements[left].papers & statements[int(right)].papers:
+                continue
+            found[(min(left, int(right)), max(left, int(right)))] = float(score)
+    return [Candidate(statements[i], statements[j], cosine) for (i, j), cosine in sorted(found.items())]
+
+
+def stratified(found: Sequence[Candidate], per_band: int, seed: int) -> list[Candidate]:
+    """Up to ``per_band`` candidates of each cosine band of ``BANDS``, seeded, in a shuffled order."""
+    rng = random.Random(seed)
+    chosen: list[Candidate] = []
+    for low, high in BANDS:
+        band = [c for c in found if low <= c.cosine < high]
+        chosen += rng.sample(band, min(per_band, len(band)))
+    rng.shuffle(chosen)
+    return chosen
+
+
+def labelled_pairs(folder: Path, path: Path = LABELS) -> list[Pair]:
+    """The labelled candidates of ``path`` as pairs, their texts read from the corpus at ``folder``."""
+    texts = statement_texts(folder)
+    rows = tomllib.loads(path.read_text(encoding="utf-8")).get("pair", [])
+    pairs = []
+    for number, row in enumerate(rows, start=1):
+        where = f"{path}: pair {number}"
+        missing = [side for side in ("a", "b") if row.get(side) not in texts]
+        if missing:
+            raise EvalSetError(f"{where}: address {row.get(missing[0])!r} is not in the corpus at {folder}")
+        if row.get("label") not in ("same", "different"):
+            raise EvalSetError(f"{where}: label must be 'same' or 'different', not {row.get('label')!r}")
+        pairs.append(Pair(f"ar-{number:03d}", texts[row["a"]], texts[row["b"]], GENERATED_TYPE, row["label"],
+                          row.get("kind", "paraphrase" if row["label"] == "same" else "topic"), "arche-real",
+                          f"{row['a']} / {row['b']}" + (" (unsure)" if row.get("unsure") else "")))
+    return pairs
+
+
+def write_candidates(chosen: Iterable[Candidate], out: Path) -> int:
+    """The chosen candidates as JSON lines (addresses, texts, no score) for a labeller; how many."""
+    count = 0
+    with out.open("w", encoding="utf-8") as handle:
+        for number, candidate in enumerate(chosen, start=1):
+            handle.write(json.dumps({"n": number, "a_id": candidate.a.address, "b_id": candidate.b.address,
+                                     "a": candidate.a.text, "b": candidate.b.text}) + "\n")
+            count += 1
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="JSON lines for the labeller (outside the project)")
+    parser.add_argument("--per-band", type=int, default=100)
+    parser.add_argument("--neighbours", type=int, default=5)
+    parser.add_argument("--floor", type=float, default=BANDS[0][0])
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    folder = real_arche_dir()
+    if folder is None:
+        raise SystemExit(ARCHE_SKIP_REASON)
+    from claimgraph.canonical.embeddings import make_embedder
+
+    statements = arche_statements(folder)
+    vectors = make_embedder().embed([s.text for s in statements])
+    found = candidates(statements, vectors, args.neighbours, args.floor)
+    for low, high in BANDS:
+        print(f"cosine [{low:.2f}, {high:.2f}): {sum(low <= c.cosine < high for c in found)} cross-paper candidates")
+    print(f"{len(statements)} distinct statements; wrote {write_candidates(stratified(found, args.per_band, args.seed), args.out)} to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
