@@ -21,7 +21,8 @@ texts whose cosine clears the threshold, ``check_pair`` compares what an embeddi
   cosine; a single differing word is left to cosine (and to LLM adjudication where it is on),
   since no word list tells every synonym from every contrast.
 
-The word lists live in ``words.toml``. Everything is regular expressions over the two
+Citation markers, confidence intervals and p-values are removed first (apparatus.py): they are
+how a paper reports a claim, not what it claims. The word lists live in ``words.toml``. Everything is regular expressions over the two
 strings: no model, no I/O after the lists are loaded once. The guards are built to reject
 few true paraphrases; bench/canonical_quality.py measures both sides.
 """
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from claimgraph.canonical.guards.apparatus import without_apparatus
 from claimgraph.canonical.guards.numbers import is_number, quantities
 from claimgraph.canonical.guards.roles import Roles, compare_roles, swapped_around_pivot, swapped_endpoints, text_roles
 from claimgraph.canonical.guards.vocabulary import GuardWords, load_guard_words
@@ -96,7 +98,9 @@ def check_pair(a: str, b: str, words: GuardWords | None = None, *, frame: bool =
 
 @lru_cache(maxsize=65536)
 def text_features(text: str, words: GuardWords) -> TextFeatures:
-    """The guard features of one text (cached: a hub's text is compared many times)."""
+    """The guard features of one text without its citation markers and reported statistics
+    (apparatus.py; cached: a hub's text is compared many times)."""
+    text = without_apparatus(text)
     plain = normalized_words(text)
     tokens = _TOKEN.findall(plain)
     unnegated = _remove(plain, words.not_negating)
