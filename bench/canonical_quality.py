@@ -23,10 +23,11 @@ default, offline), and prints:
 - a SIMULATION of LLM adjudication of a band (canon_eval/adjudication.py: the fake server
   answers from the gold labels, wrong on 0%, 10% and 20% of the questions; no model);
 - a check of how far the guards' word lists and the generator's rewrite lexicon overlap;
-- every table again on each held-out set: canon_eval/heldout5.toml and heldout4.toml (never tuned on), and
+- every table again on each held-out set: canon_eval/heldout6.toml, heldout5.toml and heldout4.toml (never tuned on), and
   heldout3.toml, heldout2.toml, heldout.toml (each held out for one round and read while tuning
   the next); then the target on the evaluation set pooled with heldout4 and heldout5, and with all
-  held-out sets.
+  held-out sets; and on the labelled real cross-paper candidates of canon_eval/arche_labels.toml
+  (every pair a Viewpoint) when the corpus is found.
 
     HF_HUB_OFFLINE=1 python bench/canonical_quality.py [--json out.json] [--seed 29] [--embedder minilm] [--no-canonicalizer]
         [--band LOW HIGH] [--no-simulation]
@@ -53,10 +54,12 @@ from canon_eval.build import AGGRESSIVE, CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS,
 from canon_eval.metrics import THRESHOLDS, Point, best_at_recall, curve, gold_clusters, mean_scores, score_hubs, simulate_hubs
 from canon_eval.overlap import lexicon_overlap, print_overlap
 from canon_eval.policy_run import cluster_ids, place_texts, predicted_same
+from canon_eval.real_pairs import labelled_pairs
 
 from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.canonical.guards.check import check_pair
 from claimgraph.profile.manifest import load_profile
+from claimgraph.testing.corpora import real_arche_dir
 
 TARGET_PRECISION, TARGET_RECALL = 0.98, 0.90
 SHOWN = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95, 0.98)
@@ -65,6 +68,7 @@ POLICY_THRESHOLDS = tuple(round(0.80 + 0.02 * step, 2) for step in range(10))
 SIMULATION_BAND = (0.81, 0.93)  # seed 13: low keeps the full policy at recall >= 0.97, high is its target threshold
 ERROR_RATES = (0.0, 0.10, 0.20)
 HELDOUT_NOTES = {
+    "heldout6": "written blind after the cross-encoder runs, in the style of abstracts and results, never tuned on",
     "heldout5": "written blind to the guards after round 5, never tuned on",
     "heldout4": "written blind to the guards, committed before round 5 changed them, never tuned on",
     "heldout3": "written blind, held out in round 4; round 5 read its failures, so it is development data now",
@@ -358,13 +362,15 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     pairs, skipped = build_pairs(args.arche, args.sample, args.seed, args.topic, args.per_kind)
     held_out = {name: heldout_pairs(name) for name in HELDOUT_SETS}
+    corpus = args.arche or real_arche_dir()
+    real = labelled_pairs(corpus) if corpus is not None and corpus.is_dir() else []
     print(f"{len(pairs)} pairs ({sum(p.same for p in pairs)} same, {sum(not p.same for p in pairs)} different)"
           + (f"; generated pairs skipped: {skipped}" if skipped else f"; ARCHE sample seed {args.seed}")
           + "; held-out sets, scored apart: " + ", ".join(f"{name} {len(rows)} pairs" for name, rows in held_out.items()))
     overlap = lexicon_overlap()
     print_overlap(overlap)
     started = time.perf_counter()
-    texts = sorted({t for p in pairs + [row for rows in held_out.values() for row in rows] for t in (p.a, p.b)})
+    texts = sorted({t for p in pairs + real + [row for rows in held_out.values() for row in rows] for t in (p.a, p.b)})
     vectors = dict(zip(texts, make_embedder(args.embedder).embed(texts)))
     print(f"embedded {len(texts)} texts with {args.embedder} in {time.perf_counter() - started:.1f} s")
     print(f"\n======== the evaluation set: hand-written (development) + generated (seed {args.seed})")
@@ -376,6 +382,9 @@ def main() -> None:
     for name, note in HELDOUT_NOTES.items():
         print(f"\n======== the held-out set {name} (bench/canon_eval/{HELDOUT_SETS[name][0].name}: {note})")
         report[name], _ = evaluate(held_out[name], vectors, not args.no_canonicalizer)
+    if real:
+        print("\n======== real cross-paper candidates from ARCHE (bench/canon_eval/arche_labels.toml: labelled blind, never tuned on)")
+        report["arche_real"], _ = evaluate(real, vectors, not args.no_canonicalizer)
     print("\n======== pooled: the evaluation set and held-out sets together (pairwise)")
     for label, names in (("heldout4_5", ("heldout4", "heldout5")), ("all_heldout", tuple(HELDOUT_NOTES))):
         pooled = Evaluation(pairs + [row for name in names for row in held_out[name]], vectors)

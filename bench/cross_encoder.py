@@ -9,11 +9,12 @@ earlier rounds already read (development data), then scored once on pairs nobody
 - train: handwritten.toml, heldout.toml, heldout2.toml, heldout3.toml (every type), and the
   generated ARCHE pairs of ``--train-seeds`` (13 and 29: both read in earlier rounds); each pair
   in both orders, the hand-written ones ``--hand-weight`` times.
-- test: every held-out set not in the training list (heldout4, and heldout5 where present;
-  both written blind), cautious types only; and the generated pairs of ``--test-seeds`` (41, 53;
+- test: every held-out set not in the training or validation lists (heldout4, heldout5 and
+  heldout6 by default; all written blind), cautious types only; and the generated pairs of ``--test-seeds`` (41, 53;
   never read). The generated test pairs come from the same rewrites and perturbations as the
   generated training pairs, so their figures are optimistic by construction; the hand-written
-  sets are the ones that can say whether it generalizes.
+  sets are the ones that can say whether it generalizes. And the labelled real cross-paper
+  candidates of canon_eval/arche_labels.toml (real_pairs.py), where the corpus is present.
 
 Settings are fixed before any test score is seen (lr 2e-5, batch 32, ``--epochs`` 3, linear
 warm-up over the first 10% of steps and decay after): no search on the test sets. A pair's score
@@ -45,6 +46,7 @@ import numpy as np
 from canon_eval.build import CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS, Pair, generated_pairs, handwritten_pairs, heldout_pairs, read_arche
 from canon_eval.metrics import Point, best_at_recall, curve
 from canon_eval.policy_run import place_texts, predicted_same
+from canon_eval.real_pairs import labelled_pairs
 from canon_eval.rewrites import load_lexicon
 
 from claimgraph.canonical.embeddings import make_embedder
@@ -59,6 +61,7 @@ TRAIN_SETS = ("heldout", "heldout2", "heldout3")  # besides handwritten.toml; ev
 # the cross-encoder was scored on heldout5 and seed 53.
 CUE_GUARDS = frozenset({"polarity", "numbers", "direction", "hedge"})
 TARGET_PRECISION, TARGET_RECALL = 0.98, 0.90
+REAL = "arche real candidates"  # canon_eval/arche_labels.toml: labelled cross-paper candidates, every pair a Viewpoint
 SCORE_GRID = tuple(round(0.01 * step, 2) for step in range(1, 100))
 
 
@@ -291,6 +294,8 @@ def main() -> None:
     train = training_pairs(arche, args.train_sets, args.train_seeds)
     validation = scored_sets(arche, args.validate_sets, args.validate_seeds)
     tests = scored_sets(arche, [name for name in HELDOUT_SETS if name not in args.train_sets + args.validate_sets], args.test_seeds)
+    if arche is not None:
+        tests[REAL] = labelled_pairs(folder)  # type: ignore[arg-type]
     examples = examples_of(train, args.hand_weight)
     print(f"training on {len(train)} pairs ({sum(p.source != 'generated' for p in train)} hand-written), "
           f"{len(examples)} examples; {args.epochs} epochs, batch {args.batch}, lr {args.rate}; "
@@ -320,7 +325,7 @@ def main() -> None:
         started = time.perf_counter()
         scored[name] = score_set(pairs, encoder, embedder)
         figures[name] = report(name, scored[name], chosen) | {"score_seconds": time.perf_counter() - started}
-    hand = [name for name in scored if not name.startswith("generated")]
+    hand = [name for name in scored if not name.startswith("generated") and name != REAL]
     for label, names in (("hand-written tests, pooled", hand), ("every test set, pooled", list(scored))):
         if len(names) > 1:
             figures[label] = report(label, sum((scored[name] for name in names[1:]), start=scored[names[0]]), chosen)

@@ -19,6 +19,9 @@ quantity / scope / hedge / swap / topic for hard negatives, source ``handwritten
   round changed them; never tuned on (source "heldout4", ids ``h4-NNN``).
 - heldout5.toml: hand-written pairs written blind to the guards after round 5; never tuned on
   (source "heldout5", ids ``h5-NNN``).
+- heldout6.toml: hand-written pairs written blind after the cross-encoder runs of stop 19, in the
+  style of abstracts and results sections (longer sentences, numbers, citation markers) where the
+  earlier sets are minimal pairs; never tuned on (source "heldout6", ids ``h6-NNN``).
   ``heldout_pairs(name)`` reads any of them; the benchmark scores each apart.
 - Generated (never committed: ARCHE text stays in its folder, CLAIMGRAPH_ARCHE_DIR or
   ../shared/data/arche): a seeded sample of ARCHE viewpoints, each giving a paraphrase
@@ -52,7 +55,8 @@ HELDOUT_SETS = {"heldout": (Path(__file__).with_name("heldout.toml"), "ho"),
                 "heldout2": (Path(__file__).with_name("heldout2.toml"), "h2"),
                 "heldout3": (Path(__file__).with_name("heldout3.toml"), "h3"),
                 "heldout4": (Path(__file__).with_name("heldout4.toml"), "h4"),
-                "heldout5": (Path(__file__).with_name("heldout5.toml"), "h5")}
+                "heldout5": (Path(__file__).with_name("heldout5.toml"), "h5"),
+                "heldout6": (Path(__file__).with_name("heldout6.toml"), "h6")}
 CAUTIOUS = ("Claim", "Hypothesis", "Association", "ResearchQuestion", "Evidence", "Viewpoint")
 AGGRESSIVE = ("Factor", "Variable", "StudyDesign", "StatisticalMethod")
 NEGATIVE_KINDS = ("negation", "direction", "quantity", "scope", "hedge", "swap", "topic")

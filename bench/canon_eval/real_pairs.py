@@ -12,6 +12,14 @@ to commit); arche_labels.toml keeps only the addresses and the labels, and
 ``labelled_pairs`` turns them back into pairs by reading the corpus.
 
     HF_HUB_OFFLINE=1 python -m bench.canon_eval.real_pairs --out /tmp/candidates.jsonl [--per-band 100]
+        [--neighbours 5] [--seed 7] [--exclude arche_labels.toml]
+
+The labeller writes one JSON line per candidate, ``{"n", "label", "kind", "unsure"}``;
+``labels_toml`` turns both files into a labels file.
+
+arche_labels.toml is the test sample (seed 7, 5 neighbours, 100 per band); arche_dev_labels.toml
+a second sample that leaves those pairs out (seed 11, 10 neighbours, 150 per band), for training
+and for choosing thresholds.
 """
 
 from __future__ import annotations
@@ -31,7 +39,8 @@ from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 
 from .build import GENERATED_TYPE, EvalSetError, Pair
 
-LABELS = Path(__file__).with_name("arche_labels.toml")
+LABELS = Path(__file__).with_name("arche_labels.toml")          # the test sample
+DEV_LABELS = Path(__file__).with_name("arche_dev_labels.toml")  # a second sample, development data
 BANDS = ((0.70, 0.80), (0.80, 0.90), (0.90, 1.0))
 
 
@@ -102,8 +111,8 @@ def stratified(found: Sequence[Candidate], per_band: int, seed: int) -> list[Can
     return chosen
 
 
-def labelled_pairs(folder: Path, path: Path = LABELS) -> list[Pair]:
-    """The labelled candidates of ``path`` as pairs, their texts read from the corpus at ``folder``."""
+def labelled_pairs(folder: Path, path: Path = LABELS, source: str = "arche-real", prefix: str = "ar") -> list[Pair]:
+    """The labelled candidates of ``path`` as pairs (ids ``PREFIX-NNN``), their texts read from the corpus at ``folder``."""
     texts = statement_texts(folder)
     rows = tomllib.loads(path.read_text(encoding="utf-8")).get("pair", [])
     pairs = []
@@ -114,10 +123,16 @@ def labelled_pairs(folder: Path, path: Path = LABELS) -> list[Pair]:
             raise EvalSetError(f"{where}: address {row.get(missing[0])!r} is not in the corpus at {folder}")
         if row.get("label") not in ("same", "different"):
             raise EvalSetError(f"{where}: label must be 'same' or 'different', not {row.get('label')!r}")
-        pairs.append(Pair(f"ar-{number:03d}", texts[row["a"]], texts[row["b"]], GENERATED_TYPE, row["label"],
-                          row.get("kind", "paraphrase" if row["label"] == "same" else "topic"), "arche-real",
+        pairs.append(Pair(f"{prefix}-{number:03d}", texts[row["a"]], texts[row["b"]], GENERATED_TYPE, row["label"],
+                          row.get("kind", "paraphrase" if row["label"] == "same" else "topic"), source,
                           f"{row['a']} / {row['b']}" + (" (unsure)" if row.get("unsure") else "")))
     return pairs
+
+
+def labelled_addresses(path: Path) -> set[frozenset[str]]:
+    """The address pairs a labels file already holds, in either order."""
+    rows = tomllib.loads(path.read_text(encoding="utf-8")).get("pair", [])
+    return {frozenset((row["a"], row["b"])) for row in rows}
 
 
 def write_candidates(chosen: Iterable[Candidate], out: Path) -> int:
@@ -131,6 +146,18 @@ def write_candidates(chosen: Iterable[Candidate], out: Path) -> int:
     return count
 
 
+def labels_toml(candidates: Path, labels: Path, header: str) -> str:
+    """A labels file from the candidates given to a labeller and the labels it wrote (both JSON lines,
+    matched by ``n``): the header as comments, then per pair the two addresses and the label."""
+    given = {row["n"]: row for row in map(json.loads, candidates.read_text(encoding="utf-8").splitlines())}
+    lines = [f"# {line}".rstrip() for line in header.splitlines()] + [""]
+    for row in map(json.loads, labels.read_text(encoding="utf-8").splitlines()):
+        pair = given[row["n"]]
+        lines += ["[[pair]]", f"a = {json.dumps(pair['a_id'])}", f"b = {json.dumps(pair['b_id'])}", f"label = {json.dumps(row['label'])}",
+                  f"kind = {json.dumps(row['kind'])}", f"unsure = {json.dumps(bool(row.get('unsure')))}", ""]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="JSON lines for the labeller (outside the project)")
@@ -138,6 +165,7 @@ def main() -> None:
     parser.add_argument("--neighbours", type=int, default=5)
     parser.add_argument("--floor", type=float, default=BANDS[0][0])
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--exclude", type=Path, nargs="*", default=[], help="labels files whose pairs are left out (a second, disjoint sample)")
     args = parser.parse_args()
     folder = real_arche_dir()
     if folder is None:
@@ -147,6 +175,8 @@ def main() -> None:
     statements = arche_statements(folder)
     vectors = make_embedder().embed([s.text for s in statements])
     found = candidates(statements, vectors, args.neighbours, args.floor)
+    taken = set().union(*(labelled_addresses(path) for path in args.exclude))
+    found = [c for c in found if frozenset((c.a.address, c.b.address)) not in taken]
     for low, high in BANDS:
         print(f"cosine [{low:.2f}, {high:.2f}): {sum(low <= c.cosine < high for c in found)} cross-paper candidates")
     print(f"{len(statements)} distinct statements; wrote {write_candidates(stratified(found, args.per_band, args.seed), args.out)} to {args.out}")
