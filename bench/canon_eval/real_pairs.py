@@ -18,8 +18,9 @@ The labeller writes one JSON line per candidate, ``{"n", "label", "kind", "unsur
 ``labels_toml`` turns both files into a labels file.
 
 arche_labels.toml is the test sample (seed 7, 5 neighbours, 100 per band); arche_dev_labels.toml
-a second sample that leaves those pairs out (seed 11, 10 neighbours, 150 per band), for training
-and for choosing thresholds.
+a second sample that leaves those pairs out (seed 11, 10 neighbours, 150 per band), and
+arche_within_labels.toml pairs of one paper (``--within --edges 0.85 0.90 0.95 1.0``, seed 5,
+10 neighbours, 100 per band), both for training and for choosing thresholds.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import random
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +43,8 @@ from .build import GENERATED_TYPE, EvalSetError, Pair
 
 LABELS = Path(__file__).with_name("arche_labels.toml")          # the test sample
 DEV_LABELS = Path(__file__).with_name("arche_dev_labels.toml")  # a second sample, development data
-BANDS = ((0.70, 0.80), (0.80, 0.90), (0.90, 1.0))
+WITHIN_LABELS = Path(__file__).with_name("arche_within_labels.toml")  # pairs of one paper, development data
+EDGES = (0.70, 0.80, 0.90, 1.0)  # the cosine bands the sample is stratified over
 
 
 @dataclass(frozen=True)
@@ -82,8 +85,10 @@ def statement_texts(folder: Path) -> dict[str, str]:
     return texts
 
 
-def candidates(statements: Sequence[Statement], vectors: np.ndarray, neighbours: int, floor: float) -> list[Candidate]:
-    """Cross-paper pairs among each statement's nearest neighbours at cosine >= ``floor``, once each."""
+def candidates(statements: Sequence[Statement], vectors: np.ndarray, neighbours: int, floor: float,
+               within: bool = False) -> list[Candidate]:
+    """Cross-paper pairs (``within``: pairs of one paper instead) among each statement's nearest
+    neighbours at cosine >= ``floor``, once each."""
     import faiss
 
     index = faiss.IndexFlatIP(vectors.shape[1])
@@ -94,17 +99,17 @@ def candidates(statements: Sequence[Statement], vectors: np.ndarray, neighbours:
         for score, right in zip(row_scores, row_ids, strict=True):
             if right < 0 or right == left or score < floor:
                 continue
-            if statements[left].papers & statements[int(right)].papers:
+            if bool(statements[left].papers & statements[int(right)].papers) != within:
                 continue
             found[(min(left, int(right)), max(left, int(right)))] = float(score)
     return [Candidate(statements[i], statements[j], cosine) for (i, j), cosine in sorted(found.items())]
 
 
-def stratified(found: Sequence[Candidate], per_band: int, seed: int) -> list[Candidate]:
-    """Up to ``per_band`` candidates of each cosine band of ``BANDS``, seeded, in a shuffled order."""
+def stratified(found: Sequence[Candidate], per_band: int, seed: int, edges: Sequence[float] = EDGES) -> list[Candidate]:
+    """Up to ``per_band`` candidates of each cosine band between ``edges``, seeded, in a shuffled order."""
     rng = random.Random(seed)
     chosen: list[Candidate] = []
-    for low, high in BANDS:
+    for low, high in pairwise(edges):
         band = [c for c in found if low <= c.cosine < high]
         chosen += rng.sample(band, min(per_band, len(band)))
     rng.shuffle(chosen)
@@ -163,7 +168,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="JSON lines for the labeller (outside the project)")
     parser.add_argument("--per-band", type=int, default=100)
     parser.add_argument("--neighbours", type=int, default=5)
-    parser.add_argument("--floor", type=float, default=BANDS[0][0])
+    parser.add_argument("--edges", type=float, nargs="+", default=list(EDGES), help="cosine bands to stratify over")
+    parser.add_argument("--within", action="store_true", help="pairs of one paper instead of cross-paper pairs")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--exclude", type=Path, nargs="*", default=[], help="labels files whose pairs are left out (a second, disjoint sample)")
     args = parser.parse_args()
@@ -174,12 +180,12 @@ def main() -> None:
 
     statements = arche_statements(folder)
     vectors = make_embedder().embed([s.text for s in statements])
-    found = candidates(statements, vectors, args.neighbours, args.floor)
+    found = candidates(statements, vectors, args.neighbours, args.edges[0], args.within)
     taken = set().union(*(labelled_addresses(path) for path in args.exclude))
     found = [c for c in found if frozenset((c.a.address, c.b.address)) not in taken]
-    for low, high in BANDS:
-        print(f"cosine [{low:.2f}, {high:.2f}): {sum(low <= c.cosine < high for c in found)} cross-paper candidates")
-    print(f"{len(statements)} distinct statements; wrote {write_candidates(stratified(found, args.per_band, args.seed), args.out)} to {args.out}")
+    for low, high in pairwise(args.edges):
+        print(f"cosine [{low:.2f}, {high:.2f}): {sum(low <= c.cosine < high for c in found)} {'within-paper' if args.within else 'cross-paper'} candidates")
+    print(f"{len(statements)} distinct statements; wrote {write_candidates(stratified(found, args.per_band, args.seed, args.edges), args.out)} to {args.out}")
 
 
 if __name__ == "__main__":
