@@ -7,8 +7,9 @@ the bundled all-MiniLM-L6-v2 weights with a fresh one-logit head, fine-tuned on 
 earlier rounds already read (development data), then scored once on pairs nobody tuned on.
 
 - train: handwritten.toml, heldout.toml, heldout2.toml, heldout3.toml (every type), and the
-  generated ARCHE pairs of ``--train-seeds`` (13 and 29: both read in earlier rounds); each pair
-  in both orders, the hand-written ones ``--hand-weight`` times.
+  generated ARCHE pairs of ``--train-seeds`` (13 and 29: both read in earlier rounds); with
+  ``--train-real`` the labelled real development pairs (arche_within_labels.toml,
+  arche_dev_labels.toml); each pair in both orders, the labelled ones ``--hand-weight`` times.
 - test: every held-out set not in the training or validation lists (heldout4, heldout5 and
   heldout6 by default; all written blind), cautious types only; and the generated pairs of ``--test-seeds`` (41, 53;
   never read). The generated test pairs come from the same rewrites and perturbations as the
@@ -46,7 +47,7 @@ import numpy as np
 from canon_eval.build import CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS, Pair, generated_pairs, handwritten_pairs, heldout_pairs, read_arche
 from canon_eval.metrics import Point, best_at_recall, curve
 from canon_eval.policy_run import place_texts, predicted_same
-from canon_eval.real_pairs import labelled_pairs
+from canon_eval.real_pairs import DEV_LABELS, WITHIN_LABELS, labelled_pairs
 from canon_eval.rewrites import load_lexicon
 
 from claimgraph.canonical.embeddings import make_embedder
@@ -69,11 +70,14 @@ POLICIES = {"cross-encoder alone": frozenset(), "cue guards + cross-encoder": CU
             "guards + cross-encoder": frozenset(GUARDS)}  # which guards veto before the model's score counts
 
 
-def training_pairs(arche: object | None, sets: Sequence[str], seeds: Sequence[int]) -> list[Pair]:
-    """The training pairs: handwritten.toml and the named held-out sets (every type), and generated pairs."""
+def training_pairs(arche: object | None, sets: Sequence[str], seeds: Sequence[int], real: Path | None = None) -> list[Pair]:
+    """The training pairs: handwritten.toml and the named held-out sets (every type), generated pairs,
+    and with ``real`` (the corpus folder) the labelled real development pairs of one paper and across papers."""
     pairs = handwritten_pairs() + [p for name in sets for p in heldout_pairs(name)]
     for seed in seeds if arche is not None else ():
         pairs += generated_pairs(arche, load_lexicon(), 1000, seed, 150, 120)  # type: ignore[arg-type]
+    if real is not None:
+        pairs += labelled_pairs(real, WITHIN_LABELS, "arche-within", "aw") + labelled_pairs(real, DEV_LABELS, "arche-dev", "ad")
     return pairs
 
 
@@ -273,6 +277,8 @@ def main() -> None:
     parser.add_argument("--train-sets", nargs="*", default=list(TRAIN_SETS), choices=sorted(HELDOUT_SETS),
                         help="held-out sets to train on besides handwritten.toml (default: those earlier rounds read)")
     parser.add_argument("--train-seeds", type=int, nargs="*", default=[13, 29])
+    parser.add_argument("--train-real", action="store_true",
+                        help="also train on the labelled real development pairs (arche_within_labels.toml, arche_dev_labels.toml)")
     parser.add_argument("--validate-sets", nargs="*", default=[], choices=sorted(HELDOUT_SETS),
                         help="held-out sets that choose each policy's threshold (precision >= 0.98), not trained or tested on")
     parser.add_argument("--validate-seeds", type=int, nargs="*", default=[], help="generated seeds for the same")
@@ -291,7 +297,7 @@ def main() -> None:
     arche = read_arche(folder) if folder is not None and folder.is_dir() else None
     if arche is None:
         print(f"generated pairs skipped: {ARCHE_SKIP_REASON}")
-    train = training_pairs(arche, args.train_sets, args.train_seeds)
+    train = training_pairs(arche, args.train_sets, args.train_seeds, folder if args.train_real and arche is not None else None)
     validation = scored_sets(arche, args.validate_sets, args.validate_seeds)
     tests = scored_sets(arche, [name for name in HELDOUT_SETS if name not in args.train_sets + args.validate_sets], args.test_seeds)
     if arche is not None:
