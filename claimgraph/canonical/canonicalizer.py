@@ -151,7 +151,7 @@ class Canonicalizer:
         vectors = self.embed([row.text for row in pending] + [hub.text for hub in state.hubs])
         members: dict[str, set[str]] = defaultdict(set)
         for row in state.rows:
-            if row.hub is not None and self.policies.get(row.type) == "aggressive":
+            if row.hub is not None:
                 members[row.hub.value].add(row.graph.value)
         with self.timed("ann"):
             by_type: dict[str, list[tuple[NodeRow, np.ndarray]]] = defaultdict(list)

@@ -28,6 +28,11 @@ class CanonicalizeSettings:
 
     ``vetoes`` names the guards whose objection rejects a candidate (default: all of them);
     a profile that leaves structure to a pair model can keep only the cue guards.
+
+    ``join_within_paper`` lets two nodes of one paper share a hub of a cautious type by cosine;
+    off by default, as for aggressive types: within one paper a near-duplicate is mostly a
+    sibling claim (one of several findings split from one sentence), and exact texts are
+    grouped anyway.
     """
 
     embedder: str = DEFAULT_EMBEDDER
@@ -39,6 +44,7 @@ class CanonicalizeSettings:
     adjudicate: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
     guards: bool = True
     vetoes: frozenset[str] = field(default=frozenset(GUARDS), hash=False)
+    join_within_paper: bool = False
 
     def threshold(self, type_iri: str) -> float:
         """The cosine similarity a candidate of this class must reach."""
@@ -80,11 +86,13 @@ def load_settings(profile: Profile) -> CanonicalizeSettings:
         adjudicate={name: _band(where, name, value) for name, value in table.get("adjudicate", {}).items()},
         guards=table.get("guards", True),
         vetoes=_vetoes(where, table.get("vetoes", list(GUARDS))),
+        join_within_paper=table.get("join_within_paper", False),
     )
     for name in ("hub_size", "candidates", "ef_search"):
         value = getattr(settings, name)
         if not isinstance(value, int) or value < (2 if name == "hub_size" else 1):
             raise CanonicalizeError(f"{where} {name} = {value!r}: a positive integer is needed (hub_size at least 2)")
-    if not isinstance(settings.guards, bool):
-        raise CanonicalizeError(f"{where} guards = {settings.guards!r}: true or false")
+    for name in ("guards", "join_within_paper"):
+        if not isinstance(getattr(settings, name), bool):
+            raise CanonicalizeError(f"{where} {name} = {getattr(settings, name)!r}: true or false")
     return settings

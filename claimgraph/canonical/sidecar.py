@@ -32,7 +32,7 @@ import numpy as np
 from claimgraph.canonical.index.files import SidecarError, atomic_write
 from claimgraph.canonical.index.partition import Hit, Partition, partition_key
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 IDMAP_FILE = "idmap.json"
 PARTITIONS_DIR = "partitions"
 ROLES = ("hub", "pending")

@@ -107,6 +107,26 @@ def test_a_distant_node_starts_its_own_cluster_and_a_close_one_joins_it(store, i
     assert canonicalizer.sidecar.has("pending", CG.Claim.value, iris.node("b", "claim", "1").value)
 
 
+def test_two_claims_of_one_paper_share_a_hub_by_cosine_only_where_the_profile_allows_it(
+        store, iris, discourse_paper, minilm, tmp_path: Path) -> None:
+    restated = [("1", "Most cellular ATP is produced by mitochondria.", None), ("2", "Mitochondria produce most cellular ATP.", None)]
+    store.replace_graph(iris.paper("a"), discourse_paper(iris, "a", {}, claims=restated))
+    store.replace_graph(iris.paper("b"), discourse_paper(iris, "b", {}, claims=[("1", "Mitochondria make most cellular ATP.", None)]))
+    apart = Canonicalizer(Context(store, iris), sidecar_dir=tmp_path / "apart", embedder=minilm,
+                          settings=CanonicalizeSettings(thresholds={"Claim": 0.8}))
+    alone, joined = apart.canonicalize_paper("a"), apart.canonicalize_paper("b")
+    assert alone.unattached == 2 and not alone.new_hubs
+    members = {link.node for link in joined.links}
+    assert len(joined.new_hubs) == 1 and iris.node("b", "claim", "1") in members
+    assert len(members & {iris.node("a", "claim", "1"), iris.node("a", "claim", "2")}) == 1
+    store.replace_graph(iris.paper("c"), discourse_paper(iris, "c", {}, claims=[
+        ("1", "Most glacier melt is driven by warm air.", None), ("2", "Warm air drives most glacier melt.", None)]))
+    allowed = Canonicalizer(Context(store, iris), sidecar_dir=tmp_path / "allowed", embedder=minilm,
+                            settings=CanonicalizeSettings(thresholds={"Claim": 0.8}, join_within_paper=True))
+    together = allowed.canonicalize_paper("c")
+    assert len(together.new_hubs) == 1 and {link.node for link in together.links} == {iris.node("c", "claim", "1"), iris.node("c", "claim", "2")}
+
+
 def test_ingesting_the_same_paper_again_keeps_counts_and_creates_no_new_hubs(synthetic_documents, iris, tmp_path: Path, shapes_and_rules_hold) -> None:
     store = EmbeddedStore(tmp_path / "store")
     papers = [document.paper_id for document in synthetic_documents[:3]]

@@ -97,3 +97,13 @@ def test_the_profile_names_the_vetoing_guards(tmp_path: Path) -> None:
     manifest.write_text('[canonicalize]\nvetoes = ["polarity", "tone"]\n', encoding="utf-8")
     with pytest.raises(CanonicalizeError, match=r"vetoes = \['polarity', 'tone'\]: a list of guard names from polarity, numbers"):
         load_settings(SimpleNamespace(manifest=manifest))
+
+
+def test_the_profile_can_let_nodes_of_one_paper_share_a_hub_and_must_say_so_with_a_boolean(tmp_path: Path) -> None:
+    manifest = tmp_path / "profile.toml"
+    manifest.write_text("[canonicalize]\njoin_within_paper = true\n", encoding="utf-8")
+    assert load_settings(SimpleNamespace(manifest=manifest)).join_within_paper
+    assert not load_settings(load_profile("discourse")).join_within_paper
+    manifest.write_text('[canonicalize]\njoin_within_paper = "yes"\n', encoding="utf-8")
+    with pytest.raises(CanonicalizeError, match=r"join_within_paper = 'yes': true or false"):
+        load_settings(SimpleNamespace(manifest=manifest))

@@ -2,9 +2,10 @@
 pending partition, under the merge policy, the cosine threshold, the guards and (optionally) an LLM.
 
 The same steps serve both policies; they differ in the link they write
-(aggressive: ``skos:exactMatch``, a merge; cautious: ``cg:mentions``) and in
-that an aggressive merge only ever joins nodes of different papers (duplicates
-inside one paper are the repair step's job).
+(aggressive: ``skos:exactMatch``, a merge; cautious: ``cg:mentions``). Either
+joins nodes of one paper only by exact text (duplicates inside one paper are the
+repair step's job); a profile may let cautious nodes of one paper share a hub by
+cosine (``join_within_paper``). Every hub keeps the papers of its members.
 
 1. Exact text: a node whose text is byte-identical to a text already in a hub of
    its type joins that hub without an ANN search; within one paper, nodes of a
@@ -99,7 +100,7 @@ class Placer:
         for hit in hubs.search(vector, self.settings.candidates, self.settings.ef_search):
             if hit.similarity < low - 1e-9:
                 break
-            if policy == "aggressive" and row.graph.value in hubs.graphs_of(hit.iri):
+            if self._apart(policy) and row.graph.value in hubs.graphs_of(hit.iri):
                 continue
             if self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan):
                 self._link(row.node, row.graph, row.type, row.text, NamedNode(hit.iri), hit.similarity, policy, plan)
@@ -113,6 +114,10 @@ class Placer:
         if policy == "aggressive" and row.graph.value in self.sidecar.partition("hub", row.type).graphs_of(hub):
             return None
         return hub
+
+    def _apart(self, policy: str) -> bool:
+        """Whether two nodes of one paper stay out of each other's hub unless their texts are the same."""
+        return policy == "aggressive" or not self.settings.join_within_paper
 
     def _band(self, type_iri: str) -> tuple[float, float]:
         band = self.settings.band(type_iri) if self.adjudicate else None
@@ -139,7 +144,7 @@ class Placer:
             if hit.similarity < low - 1e-9:
                 break
             graph = pending.graphs_of(hit.iri)[0]
-            if hit.iri == row.node.value or (policy == "aggressive" and graph in papers):
+            if hit.iri == row.node.value or (self._apart(policy) and graph in papers):
                 continue
             if self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan):
                 peers.append((hit.iri, graph, hit.similarity))
@@ -149,8 +154,7 @@ class Placer:
             self.texts[row.node.value] = row.text
             return
         hub = self.iris.canonical_node(local_name(row.type), content_hash(row.node.value))
-        graphs = sorted(papers) if policy == "aggressive" else []
-        self.sidecar.partition("hub", row.type).add(hub.value, vector, graphs)
+        self.sidecar.partition("hub", row.type).add(hub.value, vector, sorted(papers))
         self.texts[hub.value] = row.text
         plan.new_hubs.append(HubRow(hub, row.type, row.text))
         self._link(row.node, row.graph, row.type, row.text, hub, 1.0, policy, plan)
@@ -163,5 +167,5 @@ class Placer:
         plan.links.append(Link(node, graph, hub, similarity, LINK_PREDICATES[policy], type_iri, text, policy))
         self.exact.setdefault((type_iri, text), hub.value)
         hubs = self.sidecar.partition("hub", type_iri)
-        if policy == "aggressive" and graph.value not in hubs.graphs_of(hub.value):
+        if graph.value not in hubs.graphs_of(hub.value):
             hubs.add(hub.value, hubs.vector(hub.value), (*hubs.graphs_of(hub.value), graph.value))
