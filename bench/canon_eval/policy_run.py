@@ -3,10 +3,11 @@
 For each node type, every distinct text of the type's pairs becomes a node in
 an in-memory store, and ``claimgraph.canonical.canonicalizer.Canonicalizer``
 places them: guards (or not), candidate search over hubs, the pending stage,
-``hub_size`` 2, fixed hub vectors, exact-text grouping. Cautious types go in
-one paper (arrival order = node order, a seeded shuffle); aggressive types in
-one paper per text, since only nodes of different papers merge. Two texts are
-predicted "same" when they end up linked to the same CANON_ node.
+``hub_size`` 2, fixed hub vectors, exact-text hubs. Every text goes in a paper
+of its own, arriving in a seeded order: two nodes of one paper share a hub only
+by exact text (``join_within_paper`` is off), and the pairs stand for
+candidates across papers. Two texts are predicted "same" when they end up
+linked to the same CANON_ node.
 
 Vectors are the ones the benchmark already computed (``Precomputed``), so
 every run is a placement run, not an embedding run.
@@ -26,7 +27,6 @@ from claimgraph.canonical.links.placement import Adjudicate
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.profile.manifest import load_profile
-from claimgraph.profile.ontology import merge_policy
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, DCTERMS, RDF
 from claimgraph.store import EmbeddedStore
@@ -73,15 +73,13 @@ def place_texts(type_name: str, texts: Sequence[str], vectors: dict[str, np.ndar
     with ``band`` and ``adjudicate``, candidates in the band go to the judge as ``--adjudicate`` or
     ``--pair-model`` does; ``vetoes`` (default all) are the guards whose objection rejects."""
     profile = load_profile("discourse")
-    aggressive = merge_policy(profile).get(CG[type_name].value) == "aggressive"
     order = list(texts)
     random.Random(seed).shuffle(order)
     iris = IriScheme()
     store = EmbeddedStore()
     papers: list[str] = []
     text_of: dict[str, str] = {}
-    groups = [[(number, text)] for number, text in enumerate(order)] if aggressive else [list(enumerate(order))]
-    for index, group in enumerate(groups):
+    for index, group in enumerate([[(number, text)] for number, text in enumerate(order)]):
         paper_id = f"eval-{index:06d}"
         store.replace_graph(iris.paper(paper_id), _paper(iris, paper_id, type_name, group))
         papers.append(paper_id)
