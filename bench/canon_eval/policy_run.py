@@ -57,13 +57,11 @@ class Placement:
     adjudicated: int = 0
 
 
-def _paper(iris: IriScheme, paper_id: str, type_name: str, texts: Sequence[tuple[int, str]]) -> list[Triple]:
-    graph = iris.paper(paper_id)
-    triples = [Triple(graph, RDF.type, CG.Paper), Triple(graph, DCTERMS.identifier, Literal(paper_id))]
-    for number, text in texts:
-        node = iris.node(paper_id, "node", f"{number:06d}")
-        triples += [Triple(node, RDF.type, CG[type_name]), Triple(node, CG.text, Literal(text))]
-    return triples
+def _paper(iris: IriScheme, paper_id: str, type_name: str, number: int, text: str) -> list[Triple]:
+    """A paper graph holding one node of ``type_name`` with ``text``."""
+    graph, node = iris.paper(paper_id), iris.node(paper_id, "node", f"{number:06d}")
+    return [Triple(graph, RDF.type, CG.Paper), Triple(graph, DCTERMS.identifier, Literal(paper_id)),
+            Triple(node, RDF.type, CG[type_name]), Triple(node, CG.text, Literal(text))]
 
 
 def place_texts(type_name: str, texts: Sequence[str], vectors: dict[str, np.ndarray], threshold: float,
@@ -79,11 +77,11 @@ def place_texts(type_name: str, texts: Sequence[str], vectors: dict[str, np.ndar
     store = EmbeddedStore()
     papers: list[str] = []
     text_of: dict[str, str] = {}
-    for index, group in enumerate([[(number, text)] for number, text in enumerate(order)]):
-        paper_id = f"eval-{index:06d}"
-        store.replace_graph(iris.paper(paper_id), _paper(iris, paper_id, type_name, group))
+    for number, text in enumerate(order):
+        paper_id = f"eval-{number:06d}"
+        store.replace_graph(iris.paper(paper_id), _paper(iris, paper_id, type_name, number, text))
         papers.append(paper_id)
-        text_of.update({iris.node(paper_id, "node", f"{number:06d}").value: text for number, text in group})
+        text_of[iris.node(paper_id, "node", f"{number:06d}").value] = text
     settings = CanonicalizeSettings(hub_size=2, candidates=10, ef_search=128, thresholds={type_name: threshold}, guards=guards,
                                     adjudicate={type_name: band} if band else {},
                                     **({"vetoes": vetoes} if vetoes is not None else {}))

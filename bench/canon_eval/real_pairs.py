@@ -29,7 +29,7 @@ import argparse
 import json
 import random
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -61,28 +61,28 @@ class Candidate:
     cosine: float
 
 
-def arche_statements(folder: Path) -> list[Statement]:
-    """One statement per distinct viewpoint text of the corpus, with every paper that holds it."""
-    first: dict[str, str] = {}
-    papers: dict[str, set[str]] = {}
+def _viewpoints(folder: Path) -> Iterator[tuple[str, str, str]]:
+    """Every viewpoint of the corpus as (address ``PAPER#x.y.z``, paper id, text)."""
     for path in sorted(folder.glob("*.json")):
         document = load_document(path)
         for viewpoint in document.viewpoints:
             x, y, z = viewpoint.source
-            first.setdefault(viewpoint.text, f"{document.paper_id}#{x}.{y}.{z}")
-            papers.setdefault(viewpoint.text, set()).add(document.paper_id)
+            yield f"{document.paper_id}#{x}.{y}.{z}", document.paper_id, viewpoint.text
+
+
+def arche_statements(folder: Path) -> list[Statement]:
+    """One statement per distinct viewpoint text of the corpus, with every paper that holds it."""
+    first: dict[str, str] = {}
+    papers: dict[str, set[str]] = {}
+    for address, paper, text in _viewpoints(folder):
+        first.setdefault(text, address)
+        papers.setdefault(text, set()).add(paper)
     return [Statement(first[text], text, frozenset(papers[text])) for text in sorted(first)]
 
 
 def statement_texts(folder: Path) -> dict[str, str]:
     """Every address ``PAPER#x.y.z`` of the corpus and its text."""
-    texts: dict[str, str] = {}
-    for path in sorted(folder.glob("*.json")):
-        document = load_document(path)
-        for viewpoint in document.viewpoints:
-            x, y, z = viewpoint.source
-            texts[f"{document.paper_id}#{x}.{y}.{z}"] = viewpoint.text
-    return texts
+    return {address: text for address, _, text in _viewpoints(folder)}
 
 
 def candidates(statements: Sequence[Statement], vectors: np.ndarray, neighbours: int, floor: float,
