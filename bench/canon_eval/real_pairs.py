@@ -21,6 +21,9 @@ arche_labels.toml is the test sample (seed 7, 5 neighbours, 100 per band); arche
 a second sample that leaves those pairs out (seed 11, 10 neighbours, 150 per band), and
 arche_within_labels.toml pairs of one paper (``--within --edges 0.85 0.90 0.95 1.0``, seed 5,
 10 neighbours, 100 per band), both for training and for choosing thresholds.
+arche_within_test_labels.toml is a second within-paper sample that leaves those out (seed 23),
+the test sample of the ``join_within_paper`` default; arche_labels_second.toml holds the test
+sample's pairs labelled again by a second labeller, for agreement.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from .build import GENERATED_TYPE, EvalSetError, Pair
 LABELS = Path(__file__).with_name("arche_labels.toml")          # the test sample
 DEV_LABELS = Path(__file__).with_name("arche_dev_labels.toml")  # a second sample, development data
 WITHIN_LABELS = Path(__file__).with_name("arche_within_labels.toml")  # pairs of one paper, development data
+WITHIN_TEST_LABELS = Path(__file__).with_name("arche_within_test_labels.toml")  # pairs of one paper, test sample
+SECOND_LABELS = Path(__file__).with_name("arche_labels_second.toml")  # the test sample, labelled by a second labeller
 EDGES = (0.70, 0.80, 0.90, 1.0)  # the cosine bands the sample is stratified over
 
 
