@@ -26,11 +26,14 @@ default, offline), and prints:
 - every table again on each held-out set: canon_eval/heldout6.toml, heldout5.toml and heldout4.toml (never tuned on), and
   heldout3.toml, heldout2.toml, heldout.toml (each held out for one round and read while tuning
   the next); then the target on the evaluation set pooled with heldout4 and heldout5, and with all
-  held-out sets; and on the labelled real cross-paper candidates of canon_eval/arche_labels.toml
-  (every pair a Viewpoint) when the corpus is found.
+  held-out sets; and, when the corpus is found, on the labelled real ARCHE samples (every pair a
+  Viewpoint): the cross-paper candidates of canon_eval/arche_labels.toml as the first labeller
+  labelled them, as a second labeller did (arche_labels_second.toml) and where both agree, with
+  the two labellers' agreement (Cohen's kappa); and the within-paper test sample
+  (arche_within_test_labels.toml), which is what ``join_within_paper = true`` would join.
 
     HF_HUB_OFFLINE=1 python bench/canonical_quality.py [--json out.json] [--seed 29] [--embedder minilm] [--no-canonicalizer]
-        [--band LOW HIGH] [--no-simulation]
+        [--band LOW HIGH] [--no-simulation] [--real-only]
 
 ``--seed`` picks the ARCHE sample; 13 was used while the guards were developed, so the
 default, 29, is a sample the guards were not tuned on.
@@ -51,10 +54,10 @@ from pathlib import Path
 import numpy as np
 from canon_eval.adjudication import print_simulation, simulate
 from canon_eval.build import AGGRESSIVE, CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS, Pair, build_pairs, heldout_pairs
-from canon_eval.metrics import THRESHOLDS, Point, best_at_recall, curve, gold_clusters, mean_scores, score_hubs, simulate_hubs
+from canon_eval.metrics import THRESHOLDS, Point, agreement, best_at_recall, curve, gold_clusters, mean_scores, score_hubs, simulate_hubs
 from canon_eval.overlap import lexicon_overlap, print_overlap
 from canon_eval.policy_run import cluster_ids, place_texts, predicted_same
-from canon_eval.real_pairs import labelled_pairs
+from canon_eval.real_pairs import real_sets
 
 from claimgraph.canonical.embeddings import make_embedder
 from claimgraph.canonical.guards.check import check_pair
@@ -345,6 +348,28 @@ def evaluate(pairs: list[Pair], vectors: dict[str, np.ndarray], canonicalizer: b
     return report, evaluation
 
 
+REAL_NOTES = {
+    "arche_real": "cross-paper candidates, bench/canon_eval/arche_labels.toml: labelled blind, never tuned on",
+    "arche_real_second": "the same candidates as a second labeller labelled them, arche_labels_second.toml",
+    "arche_real_agreed": "the candidates both labellers label alike",
+    "arche_within_test": "pairs of one paper, arche_within_test_labels.toml: labelled blind, never tuned on; "
+                         "what join_within_paper = true would join",
+}
+
+
+def print_agreement(real: dict[str, list[Pair]]) -> dict[str, object]:
+    """How the two labellers of the real test sample agree, on all pairs and on those neither marked unsure."""
+    first, second = real["arche_real"], real["arche_real_second"]
+    sure = [i for i, (a, b) in enumerate(zip(first, second)) if "(unsure)" not in a.detail + b.detail]
+    result = {"all": agreement([p.same for p in first], [p.same for p in second]).as_dict(),
+              "neither_unsure": agreement([first[i].same for i in sure], [second[i].same for i in sure]).as_dict()}
+    for name, row in result.items():
+        print(f"labellers, {name.replace('_', ' ')}: {row['pairs']} pairs, both same {row['both_same']}, both different "
+              f"{row['both_different']}, only the first same {row['only_first_same']}, only the second same "
+              f"{row['only_second_same']}; agreement {row['observed']:.3f}, Cohen's kappa {row['kappa']:.3f}")
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", type=Path, help="write every table as JSON here")
@@ -358,38 +383,48 @@ def main() -> None:
     parser.add_argument("--band", type=float, nargs=2, default=SIMULATION_BAND, metavar=("LOW", "HIGH"),
                         help=f"adjudication band of the simulation (default {SIMULATION_BAND[0]} {SIMULATION_BAND[1]}, chosen on seed 13)")
     parser.add_argument("--no-simulation", action="store_true", help="skip the simulated adjudication")
+    parser.add_argument("--real-only", action="store_true", help="only the labelled real ARCHE samples (needs the corpus)")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    pairs, skipped = build_pairs(args.arche, args.sample, args.seed, args.topic, args.per_kind)
-    held_out = {name: heldout_pairs(name) for name in HELDOUT_SETS}
     corpus = args.arche or real_arche_dir()
-    real = labelled_pairs(corpus) if corpus is not None and corpus.is_dir() else []
-    print(f"{len(pairs)} pairs ({sum(p.same for p in pairs)} same, {sum(not p.same for p in pairs)} different)"
-          + (f"; generated pairs skipped: {skipped}" if skipped else f"; ARCHE sample seed {args.seed}")
-          + "; held-out sets, scored apart: " + ", ".join(f"{name} {len(rows)} pairs" for name, rows in held_out.items()))
-    overlap = lexicon_overlap()
-    print_overlap(overlap)
+    real = real_sets(corpus) if corpus is not None and corpus.is_dir() else {}
+    if args.real_only and not real:
+        raise SystemExit("--real-only needs the ARCHE corpus: set CLAIMGRAPH_ARCHE_DIR or --arche")
+    pairs, skipped = ([], None) if args.real_only else build_pairs(args.arche, args.sample, args.seed, args.topic, args.per_kind)
+    held_out = {} if args.real_only else {name: heldout_pairs(name) for name in HELDOUT_SETS}
+    report: dict[str, object] = {"seed": args.seed, "embedder": args.embedder, "generated_skipped": skipped}
     started = time.perf_counter()
-    texts = sorted({t for p in pairs + real + [row for rows in held_out.values() for row in rows] for t in (p.a, p.b)})
+    texts = sorted({t for p in pairs + [row for rows in (*real.values(), *held_out.values()) for row in rows] for t in (p.a, p.b)})
     vectors = dict(zip(texts, make_embedder(args.embedder).embed(texts)))
     print(f"embedded {len(texts)} texts with {args.embedder} in {time.perf_counter() - started:.1f} s")
-    print(f"\n======== the evaluation set: hand-written (development) + generated (seed {args.seed})")
-    report, evaluation = evaluate(pairs, vectors, not args.no_canonicalizer)
-    report.update({"seed": args.seed, "embedder": args.embedder, "generated_skipped": skipped, "overlap": asdict(overlap)})
-    if not args.no_simulation:
-        report["adjudication_simulation"] = simulate(pairs, vectors, evaluation.cosine, evaluation.allowed, tuple(args.band), ERROR_RATES)
-        print_simulation(report["adjudication_simulation"])
-    for name, note in HELDOUT_NOTES.items():
-        print(f"\n======== the held-out set {name} (bench/canon_eval/{HELDOUT_SETS[name][0].name}: {note})")
-        report[name], _ = evaluate(held_out[name], vectors, not args.no_canonicalizer)
+    if not args.real_only:
+        print(f"{len(pairs)} pairs ({sum(p.same for p in pairs)} same, {sum(not p.same for p in pairs)} different)"
+              + (f"; generated pairs skipped: {skipped}" if skipped else f"; ARCHE sample seed {args.seed}")
+              + "; held-out sets, scored apart: " + ", ".join(f"{name} {len(rows)} pairs" for name, rows in held_out.items()))
+        overlap = lexicon_overlap()
+        print_overlap(overlap)
+        report["overlap"] = asdict(overlap)
+        print(f"\n======== the evaluation set: hand-written (development) + generated (seed {args.seed})")
+        evaluated, evaluation = evaluate(pairs, vectors, not args.no_canonicalizer)
+        report.update(evaluated)
+        if not args.no_simulation:
+            report["adjudication_simulation"] = simulate(pairs, vectors, evaluation.cosine, evaluation.allowed, tuple(args.band), ERROR_RATES)
+            print_simulation(report["adjudication_simulation"])
+        for name, note in HELDOUT_NOTES.items():
+            print(f"\n======== the held-out set {name} (bench/canon_eval/{HELDOUT_SETS[name][0].name}: {note})")
+            report[name], _ = evaluate(held_out[name], vectors, not args.no_canonicalizer)
     if real:
-        print("\n======== real cross-paper candidates from ARCHE (bench/canon_eval/arche_labels.toml: labelled blind, never tuned on)")
-        report["arche_real"], _ = evaluate(real, vectors, not args.no_canonicalizer)
-    print("\n======== pooled: the evaluation set and held-out sets together (pairwise)")
-    for label, names in (("heldout4_5", ("heldout4", "heldout5")), ("all_heldout", tuple(HELDOUT_NOTES))):
-        pooled = Evaluation(pairs + [row for name in names for row in held_out[name]], vectors)
-        report[f"pooled_with_{label}"] = target(pooled.curves(pooled.select(CAUTIOUS)))
-        print_target(f"cautious/all+{label}", report[f"pooled_with_{label}"])
+        print("\n======== labelled real ARCHE samples")
+        report["labeller_agreement"] = print_agreement(real)
+        for name, note in REAL_NOTES.items():
+            print(f"\n======== real: {name} ({note})")
+            report[name], _ = evaluate(real[name], vectors, not args.no_canonicalizer)
+    if not args.real_only:
+        print("\n======== pooled: the evaluation set and held-out sets together (pairwise)")
+        for label, names in (("heldout4_5", ("heldout4", "heldout5")), ("all_heldout", tuple(HELDOUT_NOTES))):
+            pooled = Evaluation(pairs + [row for name in names for row in held_out[name]], vectors)
+            report[f"pooled_with_{label}"] = target(pooled.curves(pooled.select(CAUTIOUS)))
+            print_target(f"cautious/all+{label}", report[f"pooled_with_{label}"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
         print(f"\ntables written to {args.json}", file=sys.stderr)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from claimgraph.canonical.links.adjudicate import LLMAdjudicator
+from claimgraph.canonical.links.placement import Adjudicate
 from claimgraph.llm.config import LLMConfig
 from claimgraph.testing.fake_llm import FakeLLMServer, Reply, Rule, ok, running_fake_llm
 
@@ -98,6 +99,22 @@ def _simulated_judge(gold: Gold, rate: float, seed: int) -> Iterator[tuple[LLMAd
             judge.close()
 
 
+def placed_with_judge(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], threshold: Callable[[str], float],
+                      band: Callable[[str], tuple[float, float] | None], judge: Adjudicate, seed: int = 0) -> tuple[np.ndarray, int]:
+    """Per pair, whether the canonicalizer puts both texts under one CANON_ node when ``judge`` decides
+    each cautious type's band (guards on); and how many questions the judge was asked."""
+    placed = np.zeros(len(pairs), dtype=bool)
+    questions = 0
+    for name in sorted({p.type for p in pairs if p.type in CAUTIOUS}):
+        texts = sorted({t for p in pairs if p.type == name for t in (p.a, p.b)})
+        placement = place_texts(name, texts, vectors, threshold(name), True, seed, band(name), judge)
+        questions += placement.adjudicated
+        for index, pair in enumerate(pairs):
+            if pair.type == name:
+                placed[index] = predicted_same(placement, pair.a, pair.b)
+    return placed, questions
+
+
 def _point(same: np.ndarray, predicted: np.ndarray) -> dict[str, object]:
     return Point(0.0, int(np.sum(predicted & same)), int(np.sum(predicted & ~same)), int(np.sum(~predicted & same)),
                  int(np.sum(~predicted & ~same))).as_dict()
@@ -122,15 +139,7 @@ def simulate(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], cosine: np.n
                 pairwise[index] = judge(pairs[index].a, pairs[index].b, pairs[index].type)
             pair_calls = len(server.chat_requests())
         with _simulated_judge(gold, rate, seed) as (judge, server):
-            placed = np.zeros(len(pairs), dtype=bool)
-            questions = 0
-            for name in sorted({p.type for p in pairs if p.type in CAUTIOUS}):
-                texts = sorted({t for p in pairs if p.type == name for t in (p.a, p.b)})
-                placement = place_texts(name, texts, vectors, high, True, seed, band, judge)
-                questions += placement.adjudicated
-                for index, pair in enumerate(pairs):
-                    if pair.type == name:
-                        placed[index] = predicted_same(placement, pair.a, pair.b)
+            placed, questions = placed_with_judge(pairs, vectors, lambda _: high, lambda _: band, judge, seed)
             placed_calls = len(server.chat_requests())
         result["runs"][f"{rate:.2f}"] = {
             "pairwise": _point(same[cautious], pairwise[cautious]), "pairwise_questions": int(in_band.sum()), "pairwise_calls": pair_calls,

@@ -147,3 +147,38 @@ def mean_scores(scores: Sequence[HubScores]) -> dict[str, float | None]:
         values = [getattr(score, name) for score in scores if getattr(score, name) is not None]
         result[name] = float(np.mean(values)) if values else None
     return result
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Two labellers' same/different labels on one list of pairs."""
+
+    pairs: int
+    both_same: int
+    both_different: int
+    only_first_same: int
+    only_second_same: int
+
+    @property
+    def observed(self) -> float:
+        return (self.both_same + self.both_different) / self.pairs
+
+    @property
+    def kappa(self) -> float | None:
+        """Cohen's kappa: agreement beyond what the two labellers' rates of "same" give by chance."""
+        first = (self.both_same + self.only_first_same) / self.pairs
+        second = (self.both_same + self.only_second_same) / self.pairs
+        chance = first * second + (1 - first) * (1 - second)
+        return (self.observed - chance) / (1 - chance) if chance < 1 else None
+
+    def as_dict(self) -> dict[str, object]:
+        return {**asdict(self), "observed": self.observed, "kappa": self.kappa}
+
+
+def agreement(first: Sequence[bool], second: Sequence[bool]) -> Agreement:
+    """How two labellers' "same" labels (one bool per pair, in one order) agree."""
+    if len(first) != len(second) or not first:
+        raise ValueError("two non-empty label lists of one length are needed")
+    pairs = list(zip(first, second, strict=True))
+    return Agreement(len(pairs), pairs.count((True, True)), pairs.count((False, False)),
+                     pairs.count((True, False)), pairs.count((False, True)))

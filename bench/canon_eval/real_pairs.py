@@ -139,6 +139,24 @@ def labelled_pairs(folder: Path, path: Path = LABELS, source: str = "arche-real"
     return pairs
 
 
+def second_labeller(folder: Path) -> tuple[list[Pair], list[Pair]]:
+    """The test sample as the first and as the second labeller labelled it (one order, checked)."""
+    first = labelled_pairs(folder)
+    second = labelled_pairs(folder, SECOND_LABELS, "arche-real-second", "ar2")
+    if [(p.a, p.b) for p in first] != [(p.a, p.b) for p in second]:
+        raise EvalSetError(f"{SECOND_LABELS} must hold the pairs of {LABELS} in the same order")
+    return first, second
+
+
+def real_sets(folder: Path) -> dict[str, list[Pair]]:
+    """The labelled real test samples: cross-paper candidates by each labeller and where both agree,
+    and the within-paper test sample."""
+    first, second = second_labeller(folder)
+    return {"arche_real": first, "arche_real_second": second,
+            "arche_real_agreed": [a for a, b in zip(first, second) if a.same == b.same],
+            "arche_within_test": labelled_pairs(folder, WITHIN_TEST_LABELS, "arche-within-test", "awt")}
+
+
 def labelled_addresses(path: Path) -> set[frozenset[str]]:
     """The address pairs a labels file already holds, in either order."""
     rows = tomllib.loads(path.read_text(encoding="utf-8")).get("pair", [])
