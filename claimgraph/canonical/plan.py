@@ -8,11 +8,13 @@ from dataclasses import dataclass, field
 from pyoxigraph import NamedNode
 
 from claimgraph.canonical.links.state import HubRow
+from claimgraph.rdf.vocab import CG
 
 
 @dataclass(frozen=True)
 class Link:
-    """``node`` (of paper graph ``graph``) joins ``hub``: cg:mentions (cautious) or skos:exactMatch (a merge)."""
+    """``node`` (of paper graph ``graph``) joins ``hub``: cg:mentions (cautious) or skos:exactMatch (a merge);
+    ``basis`` is how it was decided (cg:exactText, cg:similarity or cg:judged, with the ``judge``'s name)."""
 
     node: NamedNode
     graph: NamedNode
@@ -21,7 +23,9 @@ class Link:
     predicate: NamedNode
     type: str
     text: str
-    policy: str = "cautious"
+    policy: str
+    basis: NamedNode
+    judge: str | None = None
 
 
 @dataclass
@@ -58,6 +62,7 @@ class CanonicalizeSummary:
     guard_vetoes: int = 0
     adjudicated_same: int = 0
     adjudicated_different: int = 0
+    by_similarity: int = 0  # links and merges decided by cosine and the guards alone (cg:similarity)
     embedded: int = 0
     rebuilt: str | None = None
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
@@ -76,6 +81,7 @@ class CanonicalizeSummary:
         self.guard_vetoes += plan.guard_vetoes
         self.adjudicated_same += plan.adjudicated["same"]
         self.adjudicated_different += plan.adjudicated["different"]
+        self.by_similarity += sum(link.basis == CG.similarity for link in plan.links)
 
     def rows(self) -> list[list[object]]:
         rows: list[list[object]] = [
@@ -88,6 +94,7 @@ class CanonicalizeSummary:
             ["nodes left unattached", self.unattached],
             ["placed by exact text (no ANN search)", self.exact],
             ["candidates vetoed by the guards", self.guard_vetoes],
+            ["links and merges by similarity alone (not checked by a judge)", self.by_similarity],
             ["texts embedded (not cached)", self.embedded],
         ]
         if self.adjudicated_same or self.adjudicated_different:

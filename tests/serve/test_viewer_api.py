@@ -69,7 +69,10 @@ def test_hubs_filter_by_text_and_limit(served: ClaimgraphServer) -> None:
     status, _, hub = api(served, "hub", iri=hubs[0]["iri"])
     assert status == 200 and hub["hub"] == hubs[0]
     assert hub["nodes"][0]["id"] == hubs[0]["iri"] and len(hub["nodes"]) == hubs[0]["members"] + 1
-    assert all(edge["target"] == hubs[0]["iri"] and edge["label"] in ("mentions", "exactMatch") for edge in hub["edges"])
+    assert all(edge["target"] == hubs[0]["iri"] for edge in hub["edges"])
+    assert {edge["basis"] for edge in hub["edges"]} <= {"exactText", "similarity", "judged"}
+    assert all(edge["label"] in (f"mentions ({edge['basis']})", f"exactMatch ({edge['basis']})") for edge in hub["edges"])
+    assert "exactText" in {edge["basis"] for edge in hub["edges"]}  # the founder's link, at least
     assert {node["paper"] for node in hub["nodes"][1:]} and len({node["paper"] for node in hub["nodes"][1:]}) == hubs[0]["papers"]
 
 

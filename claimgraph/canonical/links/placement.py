@@ -22,6 +22,13 @@ cosine (``join_within_paper``). Every hub keeps the papers of its members.
 With a judge (an LLM adjudicator, or a pair model) and a band [low, high) for
 the type, candidates from ``low`` up that the vetoing guards pass are accepted at
 ``high`` or above and put to the judge below it.
+
+Every link records its basis: ``cg:exactText`` (the hub's own text: its founder and
+exact duplicates), ``cg:similarity`` (cosine at or above the threshold, no guard
+objecting, no judge asked) or ``cg:judged`` (a judge answered SAME; its name goes
+with the link). Only the first and the last are decisions a reader can check; a
+link by similarity is a candidate (docs/canonicalization.md gives its measured
+precision).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from claimgraph.canonical.plan import Link, Plan
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.canonical.sidecar import Sidecar
 from claimgraph.rdf.iris import IriScheme, content_hash
-from claimgraph.rdf.vocab import local_name
+from claimgraph.rdf.vocab import CG, local_name
 
 
 class Adjudicate(Protocol):
@@ -78,7 +85,7 @@ class Placer:
         if hub is not None:
             for member in (row, *duplicates):
                 plan.exact += 1
-                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan)
+                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, CG.exactText)
             return
         linked = len(plan.links)
         self._search(row, vector, policy, plan, len(duplicates))
@@ -86,7 +93,7 @@ class Placer:
             hub = plan.links[linked].hub.value  # the row's own link comes first, whether it joined or founded the hub
             for member in duplicates:
                 plan.exact += 1
-                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan)
+                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, CG.exactText)
         else:
             pending = self.sidecar.partition("pending", row.type)
             for member in duplicates:
@@ -102,8 +109,9 @@ class Placer:
                 break
             if self._apart(policy) and row.graph.value in hubs.graphs_of(hit.iri):
                 continue
-            if self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan):
-                self._link(row.node, row.graph, row.type, row.text, NamedNode(hit.iri), hit.similarity, policy, plan)
+            basis = self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan)
+            if basis is not None:
+                self._link(row.node, row.graph, row.type, row.text, NamedNode(hit.iri), hit.similarity, policy, plan, basis)
                 return
         self._join_peers(row, vector, policy, low, high, plan, duplicates)
 
@@ -124,21 +132,22 @@ class Placer:
         threshold = self.settings.threshold(type_iri)
         return band if band else (threshold, threshold)
 
-    def _accept(self, text: str, other: str, similarity: float, high: float, type_iri: str, plan: Plan) -> bool:
-        """Whether a candidate above the low threshold joins: the vetoing guards first, then the judge in the band."""
+    def _accept(self, text: str, other: str, similarity: float, high: float, type_iri: str, plan: Plan) -> NamedNode | None:
+        """Whether a candidate above the low threshold joins, and on what basis (``cg:similarity``: cosine and
+        the guards; ``cg:judged``: the judge said SAME): the vetoing guards first, then the judge in the band."""
         if self.settings.guards and check_pair(text, other).fired() & self.settings.vetoes:
             plan.guard_vetoes += 1
-            return False
+            return None
         if similarity >= high - 1e-9 or self.adjudicate is None:
-            return True
+            return CG.similarity
         same = self.adjudicate(text, other, local_name(type_iri))
         plan.adjudicated["same" if same else "different"] += 1
-        return same
+        return CG.judged if same else None
 
     def _join_peers(self, row: NodeRow, vector: np.ndarray, policy: str, low: float, high: float, plan: Plan,
                     duplicates: int) -> None:
         pending = self.sidecar.partition("pending", row.type)
-        peers: list[tuple[str, str, float]] = []
+        peers: list[tuple[str, str, float, NamedNode]] = []
         papers = {row.graph.value}
         for hit in pending.search(vector, self.settings.candidates, self.settings.ef_search):
             if hit.similarity < low - 1e-9:
@@ -146,8 +155,9 @@ class Placer:
             graph = pending.graphs_of(hit.iri)[0]
             if hit.iri == row.node.value or (self._apart(policy) and graph in papers):
                 continue
-            if self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan):
-                peers.append((hit.iri, graph, hit.similarity))
+            basis = self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan)
+            if basis is not None:
+                peers.append((hit.iri, graph, hit.similarity, basis))
                 papers.add(graph)
         if len(peers) + 1 + duplicates < self.settings.hub_size:
             pending.add(row.node.value, vector, [row.graph.value])
@@ -157,14 +167,17 @@ class Placer:
         self.sidecar.partition("hub", row.type).add(hub.value, vector, sorted(papers))
         self.texts[hub.value] = row.text
         plan.new_hubs.append(HubRow(hub, row.type, row.text))
-        self._link(row.node, row.graph, row.type, row.text, hub, 1.0, policy, plan)
-        for iri, graph, similarity in peers:
+        self._link(row.node, row.graph, row.type, row.text, hub, 1.0, policy, plan, CG.exactText)
+        for iri, graph, similarity, basis in peers:
             pending.retire(iri)
-            self._link(NamedNode(iri), NamedNode(graph), row.type, self.texts.pop(iri), hub, similarity, policy, plan)
+            self._link(NamedNode(iri), NamedNode(graph), row.type, self.texts.pop(iri), hub, similarity, policy, plan, basis)
 
     def _link(self, node: NamedNode, graph: NamedNode, type_iri: str, text: str, hub: NamedNode, similarity: float,
-              policy: str, plan: Plan) -> None:
-        plan.links.append(Link(node, graph, hub, similarity, LINK_PREDICATES[policy], type_iri, text, policy))
+              policy: str, plan: Plan, basis: NamedNode) -> None:
+        """Record the link; ``basis`` says how it was decided (cg:exactText for the hub's own text, the
+        founder's, and exact duplicates)."""
+        judge = self.adjudicate.name if basis == CG.judged and self.adjudicate is not None else None
+        plan.links.append(Link(node, graph, hub, similarity, LINK_PREDICATES[policy], type_iri, text, policy, basis, judge))
         self.exact.setdefault((type_iri, text), hub.value)
         hubs = self.sidecar.partition("hub", type_iri)
         if graph.value not in hubs.graphs_of(hub.value):

@@ -3,9 +3,10 @@ annotations, CANON_ hub nodes, and the papers each hub's members come from.
 
 Paper graphs are never written: a cautious node's attachment is ``node cg:mentions hub``
 and an aggressive merge is ``node skos:exactMatch hub``, both in the canonical graph,
-each with an edge annotation whose confidence is the cosine similarity and whose
+each with an edge annotation whose confidence is the cosine similarity, whose
 ``prov:wasDerivedFrom`` names the member's paper graph (so a re-ingest or an unmerge
-finds every link of a paper, and a hub's provenance is the union of its members' papers).
+finds every link of a paper, and a hub's provenance is the union of its members' papers),
+and whose ``cg:linkBasis`` says how the link was decided (``cg:judgedBy`` names the judge).
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ LINK_PREDICATES = {"cautious": CG.mentions, "aggressive": SKOS.exactMatch}
 
 
 def link_triples(iris: IriScheme, link: Link) -> list[Triple]:
-    """``node cg:mentions|skos:exactMatch hub`` in the canonical graph, its annotation, and the hub's provenance."""
+    """``node cg:mentions|skos:exactMatch hub`` in the canonical graph, its annotation (with the link's basis
+    and judge), and the hub's provenance."""
     canonical = iris.canonical_graph()
     confidence = confidence_literal(min(max(link.similarity, 0.0), 1.0))
+    annotation = iris.statement(canonical, link.node, link.predicate, link.hub)
     return [
         Triple(link.node, link.predicate, link.hub),
         *edge_annotation_triples(iris, canonical, link.node, link.predicate, link.hub, confidence, derived_from=link.graph),
+        Triple(annotation, CG.linkBasis, link.basis),
+        *([Triple(annotation, CG.judgedBy, Literal(link.judge))] if link.judge else []),
         Triple(link.hub, PROV.wasDerivedFrom, link.graph),
     ]
 

@@ -163,7 +163,9 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
             "provenance": provenance(touches[paper_id].get(member, []), "paper"), "paper": paper_id,
         }
         relation = local_name(row["relation"].value)  # mentions, or exactMatch for a merged node
-        edges.append({"id": f"{member}|{relation}|{iri}", "source": member, "target": iri, "label": relation,
+        basis = local_name(row["basis"].value) if "basis" in row else None  # exactText, similarity or judged
+        edges.append({"id": f"{member}|{relation}|{iri}", "source": member, "target": iri,
+                      "label": f"{relation} ({basis})" if basis else relation, "basis": basis,
                       "confidence": number(row.get("mention")), "provenance": hub_provenance})
     return {"hub": summary, "nodes": list(nodes.values()), "edges": edges}
 

@@ -1,0 +1,60 @@
+"""Every canonical link says how it was decided (cg:linkBasis): the hub's own text, cosine and the
+guards alone, or a judge's SAME; hub-members shows it and link-bases counts it from the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claimgraph.canonical.canonicalizer import canonicalize_papers
+from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.links.adjudicate import LLMAdjudicator
+from claimgraph.canonical.settings import CanonicalizeSettings
+from claimgraph.context import Context
+from claimgraph.rdf.queries import read_named_query
+from claimgraph.rdf.vocab import CG, local_name
+
+LOW_THRESHOLD = CanonicalizeSettings(thresholds={"Claim": 0.5})  # b joins a by cosine, no judge
+
+
+def _bases(store, iris) -> dict[str, tuple[str, str | None]]:
+    """Member paper -> (basis local name, judge) from the shipped hub-members query."""
+    return {iris.paper_id_of(row["paper"]): (local_name(row["basis"].value), row["judge"].value if "judge" in row else None)
+            for row in store.select(read_named_query("hub-members"))}
+
+
+def test_the_founder_and_exact_duplicates_are_exact_text_and_a_cosine_join_is_similarity(
+        texts, load_claims, store, iris, tmp_path: Path, shapes_and_rules_hold) -> None:
+    claims = {paper: texts[paper] for paper in "abcd"}
+    load_claims(store, iris, claims)
+    summary = canonicalize_papers(Context(store, iris), list(claims), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                  settings=LOW_THRESHOLD)
+    # a waits; b finds a and founds the hub with its own text; c is a's exact text; d's scope change is vetoed
+    assert _bases(store, iris) == {"a": ("similarity", None), "b": ("exactText", None), "c": ("exactText", None)}
+    assert summary.by_similarity == 1 and summary.guard_vetoes >= 1
+    counts = {local_name(row["basis"].value): (int(row["links"].value), int(row["crossPaperLinks"].value), int(row["hubs"].value))
+              for row in store.select(read_named_query("link-bases"))}
+    assert counts == {"exactText": (2, 2, 1), "similarity": (1, 1, 1)}
+    assert shapes_and_rules_hold(store, iris)
+
+
+def test_a_judged_link_names_its_judge(band, texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    judge = LLMAdjudicator(llm_config(fake_llm({"": ["SAME"]})))
+    try:
+        summary = canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                      settings=band, adjudicate=judge)
+    finally:
+        judge.close()
+    assert _bases(store, iris) == {"a": ("judged", "llm:fake-model"), "b": ("exactText", None)}
+    assert summary.by_similarity == 0
+
+
+def test_a_link_without_a_basis_is_still_listed(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    """Stores written before bases were recorded keep their links visible, with no basis."""
+    load_claims(store, iris, {"a": texts["a"], "c": texts["c"]})
+    canonicalize_papers(Context(store, iris), ["a", "c"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW_THRESHOLD)
+    store.update("DELETE { GRAPH ?g { ?annotation ?basis ?value } } WHERE { GRAPH ?g { ?annotation ?basis ?value } }", {"basis": CG.linkBasis})
+    rows = store.select(read_named_query("hub-members"))
+    assert len(rows) == 2 and all("basis" not in row for row in rows)
+    counts = store.select(read_named_query("link-bases"))
+    assert [("basis" in row, int(row["links"].value)) for row in counts] == [(False, 2)]
