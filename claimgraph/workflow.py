@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from claimgraph.canonical.convergence import Convergence
     from claimgraph.canonical.links.adjudicate import LLMAdjudicator
     from claimgraph.canonical.links.pair_model import PairModelJudge
+    from claimgraph.canonical.links.recheck import RecheckSummary
     from claimgraph.canonical.plan import CanonicalizeSummary
     from claimgraph.extract.runner import ExtractionReport
     from claimgraph.judge.runner import JudgeResult
@@ -67,6 +68,7 @@ class CanonicalizeOutcome:
     summary: CanonicalizeSummary
     before: Convergence
     after: Convergence
+    recheck: RecheckSummary | None = None
 
 
 @dataclass
@@ -215,17 +217,22 @@ class Workflow:
 
     def canonicalize(self, paper_ids: Sequence[str] | None = None, sidecar_dir: Path | None = None,
                      embedder: str | None = None, force: bool = False, adjudicate: LLMConfig | None = None,
-                     pair_model: Path | None = None) -> CanonicalizeOutcome:
+                     pair_model: Path | None = None, recheck: bool = False) -> CanonicalizeOutcome:
         """Link the papers' nodes across the store in the canonical graph; convergence is measured before and after.
 
         ``adjudicate`` (an LLM endpoint) or ``pair_model`` (a cross-encoder's folder) is the judge of the
-        borderline band the profile sets per type; at most one of them.
+        borderline band the profile sets per type; at most one of them. ``recheck`` then puts every link
+        decided by similarity alone to that judge (``links/recheck.py``).
         """
         from claimgraph.canonical.canonicalizer import canonicalize_papers
         from claimgraph.canonical.convergence import convergence
         from claimgraph.canonical.embeddings import make_embedder
+        from claimgraph.canonical.settings import CanonicalizeError
 
         judge = self._judge(adjudicate, pair_model)
+        if recheck and judge is None:
+            raise CanonicalizeError("--recheck puts the links made by similarity alone to a judge: add --adjudicate (an LLM) "
+                                    "or --pair-model DIR")
         before = convergence(self.ctx)
         ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
         self.progress.start("canonicalize", len(ids))
@@ -235,11 +242,18 @@ class Workflow:
                 on_paper=lambda paper_id, _plan: self.progress.advance("canonicalize", item=paper_id),
                 progress=self.progress, adjudicate=judge,
             )
+            rechecked = self._recheck(judge) if recheck and judge is not None else None
         finally:
             self.progress.finish("canonicalize")
             if judge is not None:
                 judge.close()
-        return CanonicalizeOutcome(summary, before, convergence(self.ctx))
+        return CanonicalizeOutcome(summary, before, convergence(self.ctx), rechecked)
+
+    def _recheck(self, judge: LLMAdjudicator | PairModelJudge) -> RecheckSummary:
+        from claimgraph.canonical.links.recheck import recheck_links
+        from claimgraph.canonical.settings import load_settings
+
+        return recheck_links(self.ctx, judge.verdict, judge.name, load_settings(self.ctx.profile))
 
     def _judge(self, adjudicate: LLMConfig | None, pair_model: Path | None) -> LLMAdjudicator | PairModelJudge | None:
         """The judge of the band, if one is asked for; an error when the profile gives it no band to judge."""

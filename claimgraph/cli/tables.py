@@ -104,6 +104,8 @@ def print_canonicalization(outcome: CanonicalizeOutcome) -> None:
     from claimgraph.canonical.convergence import convergence_delta
 
     print_table(["measure", "value"], outcome.summary.rows(), title="canonicalize")
+    if outcome.recheck is not None:
+        print_table(["measure", "value"], outcome.recheck.rows(), title="recheck of the links made by similarity alone")
     delta = convergence_delta(outcome.before, outcome.after)
     print_table(["measure", "before", "after", "change"], delta, title="convergence (computed in the store)")
 

@@ -205,3 +205,31 @@ def test_reasoning_runs_are_kept_for_consensus(capsys, store_dir: str, tmp_path:
     with open_store(store_dir) as store:
         runs = [graph.value for graph in store.graph_names() if "/run/" in graph.value]
     assert sorted(name.rsplit("/", 1)[1] for name in runs) == ["model-a", "model-b"]
+
+
+def test_canonicalize_recheck_needs_a_judge_and_reports_what_the_judge_did(capsys, store_dir: str, tmp_path: Path, monkeypatch) -> None:
+    from claimgraph.testing.fake_llm import running_fake_llm
+    from claimgraph.testing.synthetic.arche import write_corpus
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    write_corpus(tmp_path / "corpus", papers=4)
+    (tmp_path / "corpus" / "truth.jsonl").unlink()
+    assert run(capsys, "--store", store_dir, "ingest", str(tmp_path / "corpus"), "--embedder", "hashing")[0] == 0
+    by_similarity = link_bases(capsys, store_dir).get("cg:similarity", 0)
+    assert by_similarity > 0, "the synthetic papers share near-duplicate viewpoints"
+    code, _, err = run(capsys, "--store", store_dir, "canonicalize", "--recheck")
+    assert code == 2 and err.count("\n") == 1 and "--adjudicate" in err
+    with running_fake_llm({"": ["DIFFERENT"]}) as server:
+        code, out, err = run(capsys, "--store", store_dir, "canonicalize", "--embedder", "hashing", "--recheck", "--adjudicate",
+                             "--base-url", server.base_url, "--model", "m", "--cache-dir", str(tmp_path / "cache"))
+        assert code == 0, err
+        assert len(server.chat_requests()) == by_similarity
+    assert "recheck of the links made by similarity alone" in out and "llm:m" in out
+    assert "cg:similarity" not in link_bases(capsys, store_dir)
+
+
+def link_bases(capsys: pytest.CaptureFixture[str], store_dir: str) -> dict[str, int]:
+    """Links per basis, from the shipped link-bases query."""
+    code, out, _ = run(capsys, "--store", store_dir, "query", "link-bases", "--format", "json")
+    assert code == 0
+    return {row["basis"].replace("https://w3id.org/claimgraph/ontology/v1#", "cg:"): int(row["links"]) for row in solutions(out)}

@@ -47,8 +47,14 @@ def adjudication_prompt(a: str, b: str, type_name: str) -> str:
 
 def read_verdict(answer: str) -> bool:
     """True only for an answer whose first word is SAME (any case)."""
+    return read_answer(answer) is True
+
+
+def read_answer(answer: str) -> bool | None:
+    """True for an answer whose first word is SAME, False for DIFFERENT (any case), None for anything else."""
     match = _FIRST_WORD.search(answer)
-    return bool(match) and match.group(0).upper() == "SAME"  # type: ignore[union-attr]
+    word = match.group(0).upper() if match else ""
+    return {"SAME": True, "DIFFERENT": False}.get(word)
 
 
 @dataclass
@@ -73,6 +79,11 @@ class LLMAdjudicator:
         return f"llm:{self.config.model}"
 
     def __call__(self, a: str, b: str, type_name: str) -> bool:
+        """Same or not, for placing a node: a failed call or an unclear answer counts as DIFFERENT."""
+        return self.verdict(a, b, type_name) is True
+
+    def verdict(self, a: str, b: str, type_name: str) -> bool | None:
+        """SAME (True), DIFFERENT (False), or None when the call failed or the answer is neither."""
         prompt = adjudication_prompt(a, b, type_name)
         try:
             completion = self._loop.run_until_complete(
@@ -80,10 +91,10 @@ class LLMAdjudicator:
         except LLMCallFailed:
             self.failures += 1
             self.decisions.append(Decision(a, b, type_name, "", False))
-            return False
-        same = read_verdict(completion.text)
-        self.decisions.append(Decision(a, b, type_name, completion.text.strip()[:200], same))
-        return same
+            return None
+        answer = read_answer(completion.text)
+        self.decisions.append(Decision(a, b, type_name, completion.text.strip()[:200], answer is True))
+        return answer
 
     def close(self) -> None:
         self._loop.run_until_complete(self._client.aclose())

@@ -89,6 +89,10 @@ class PairModelJudge:
         self.decisions.append(PairDecision(a, b, type_name, round(score, 4), same))
         return same
 
+    def verdict(self, a: str, b: str, type_name: str) -> bool | None:
+        """The model always answers: same or not."""
+        return self(a, b, type_name)
+
     def close(self) -> None:
         """Nothing to release; here so that every judge is closed the same way."""
 

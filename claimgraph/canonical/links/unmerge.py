@@ -60,24 +60,34 @@ def unmerge(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | N
         what = f"node <{member.value}>" if member is not None else f"CANON_ node <{hub.value}>"  # type: ignore[union-attr]
         raise UnmergeError(f"{what} has no merge or hub attachment in the canonical graph of {ctx.store.location}; "
                            "list them with `claimgraph query hub-members`")
-    canonical = ctx.iris.canonical_graph()
-    script = read_sparql("merge", "unlink-member.ru")
-    operations = [bind(script, {"member": NamedNode(link.member), "hub": NamedNode(link.hub), "canonical": canonical}) for link in links]
-    operations.append(insert_data_update(_audit(ctx, links, "hub" if member is None else "member", reason)))
-    ctx.store.update(join_updates([operation for operation in operations if operation]))
+    undo_links(ctx, links, "hub" if member is None else "member", reason)
     return links
 
 
-def _audit(ctx: Context, links: list[Unlinked], by: str, reason: str) -> dict[NamedNode, list[Triple]]:
-    """One ``unmerge`` activity per member, in its paper's audit graph."""
+def undo_links(ctx: Context, links: list[Unlinked], by: str, reason: str = "") -> None:
+    """Undo ``links`` and write an ``unmerge`` activity for each (``by``: what named them), in one request."""
+    canonical = ctx.iris.canonical_graph()
+    script = read_sparql("merge", "unlink-member.ru")
+    operations = [bind(script, {"member": NamedNode(link.member), "hub": NamedNode(link.hub), "canonical": canonical}) for link in links]
+    operations.append(insert_data_update(_audit(ctx, links, by, reason)))
+    ctx.store.update(join_updates([operation for operation in operations if operation]))
+
+
+def links_by_paper(ctx: Context, links: list[Unlinked]) -> list[tuple[str, list[Unlinked]]]:
+    """The links grouped by the id of the member's paper, in paper order (links of no known paper left out)."""
     by_paper: dict[str, list[Unlinked]] = defaultdict(list)
     for link in links:
         paper_id = ctx.iris.paper_id_of(NamedNode(link.paper))
         if paper_id is not None:
             by_paper[paper_id].append(link)
+    return sorted(by_paper.items())
+
+
+def _audit(ctx: Context, links: list[Unlinked], by: str, reason: str) -> dict[NamedNode, list[Triple]]:
+    """One ``unmerge`` activity per member, in its paper's audit graph."""
     triples: dict[NamedNode, list[Triple]] = {}
     ended = now()
-    for paper_id, items in sorted(by_paper.items()):
+    for paper_id, items in links_by_paper(ctx, links):
         start = next_sequence(ctx.store, ctx.iris, paper_id)
         activities = [Activity("unmerge", f"unmerge from {local_name(link.type)} CANON_ node", {"unlinked": 1},
                                [NamedNode(link.member), NamedNode(link.hub)],

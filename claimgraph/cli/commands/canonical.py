@@ -22,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="ask the LLM about candidates in the profile's [canonicalize.adjudicate] band (off by default)")
     judge.add_argument("--pair-model", type=Path, metavar="DIR",
                        help="let a cross-encoder saved in DIR judge the band instead (off by default; see docs/canonicalization.md)")
+    canonicalize.add_argument("--recheck", action="store_true",
+                              help="then put every link made by similarity alone to the judge: SAME confirms it, DIFFERENT undoes it "
+                                   "(needs --adjudicate or --pair-model)")
     add_sidecar_options(canonicalize)
     add_llm_arguments(canonicalize)
     canonicalize.set_defaults(handler=run_canonicalize)
@@ -64,7 +67,8 @@ def run_canonicalize(args: argparse.Namespace) -> int:
     adjudicate = config_from_args(args) if args.adjudicate else None
     with open_context(args) as ctx:
         outcome = Workflow(ctx, TerminalProgress()).canonicalize(args.paper, args.sidecar, args.embedder, force=args.force,
-                                                                adjudicate=adjudicate, pair_model=args.pair_model)
+                                                                adjudicate=adjudicate, pair_model=args.pair_model,
+                                                                recheck=args.recheck)
     print_canonicalization(outcome)
     return 0
 

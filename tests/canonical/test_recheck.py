@@ -1,0 +1,95 @@
+"""``canonicalize --recheck``: a judge turns each link made by similarity alone into a verdict (confirmed or
+undone), and leaves it alone when it cannot answer; a real local HTTP server plays the LLM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimgraph.canonical.canonicalizer import canonicalize_papers
+from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.links.adjudicate import LLMAdjudicator, read_answer
+from claimgraph.canonical.links.recheck import RecheckSummary, recheck_links
+from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings
+from claimgraph.context import Context
+from claimgraph.papers.audit_trail import audit_trail
+from claimgraph.rdf.queries import read_named_query
+from claimgraph.rdf.vocab import CG, local_name
+from claimgraph.testing.fake_llm import error
+from claimgraph.workflow import Workflow
+
+NO_JUDGE = CanonicalizeSettings(thresholds={"Claim": 0.5})                              # a joins b's hub by cosine
+JUDGED = CanonicalizeSettings(thresholds={"Claim": 0.5}, adjudicate={"Claim": (0.5, 1.0)})  # the judge's remit
+
+
+@pytest.fixture
+def linked(texts, load_claims, store, iris, tmp_path: Path):
+    """Papers a and b: b founds a hub (exact text) and a joins it by similarity alone."""
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=NO_JUDGE)
+    return store, iris
+
+
+def _bases(store) -> dict[str, str]:
+    return {row["member"].value.split("/paper/")[1].split("/")[0]: local_name(row["basis"].value)
+            for row in store.select(read_named_query("hub-members"))}
+
+
+def _recheck(store, iris, server, llm_config, settings=JUDGED, **overrides) -> RecheckSummary:
+    judge = LLMAdjudicator(llm_config(server, **overrides))
+    try:
+        return recheck_links(Context(store, iris), judge.verdict, judge.name, settings)
+    finally:
+        judge.close()
+
+
+def test_same_confirms_the_link_and_names_the_judge(linked, fake_llm, llm_config) -> None:
+    store, iris = linked
+    assert _bases(store) == {"a": "similarity", "b": "exactText"}
+    server = fake_llm({"": ["SAME"]})
+    summary = _recheck(store, iris, server, llm_config)
+    assert (summary.asked, summary.confirmed, len(summary.undone), summary.undecided) == (1, 1, 0, 0)
+    assert len(server.chat_requests()) == 1  # the founder's own text is not asked about
+    assert _bases(store) == {"a": "judged", "b": "exactText"}
+    judges = {row["judge"].value for row in store.select(read_named_query("hub-members")) if "judge" in row}
+    assert judges == {"llm:fake-model"}
+    assert [entry["counts"] for entry in audit_trail(store, iris, "a") if entry["kind"] == "recheck"] == [{"confirmed": 1}]
+
+
+def test_different_undoes_the_link_and_holds_the_node_apart(linked, fake_llm, llm_config) -> None:
+    store, iris = linked
+    summary = _recheck(store, iris, fake_llm({"": ["DIFFERENT"]}), llm_config)
+    assert [local_name(link.member) for link in summary.undone] == ["1"] and summary.confirmed == 0
+    assert _bases(store) == {"b": "exactText"}
+    assert store.ask("ASK { GRAPH ?g { ?member ?apart ?hub } }", {"apart": CG.heldApartFrom, "member": iris.node("a", "claim", "1")})
+    notes = [entry["notes"] for entry in audit_trail(store, iris, "a") if entry["kind"] == "unmerge"]
+    assert notes and notes[0]["by"] == "recheck" and "DIFFERENT" in notes[0]["reason"]
+
+
+@pytest.mark.parametrize("reply", [error(500), "Perhaps; they overlap."], ids=["failed call", "unclear answer"])
+def test_a_judge_that_cannot_answer_leaves_the_link_as_it_was(linked, fake_llm, llm_config, reply) -> None:
+    store, iris = linked
+    summary = _recheck(store, iris, fake_llm({"": [reply]}), llm_config, max_retries=0)
+    assert (summary.asked, summary.undecided, summary.confirmed, len(summary.undone)) == (1, 1, 0, 0)
+    assert _bases(store) == {"a": "similarity", "b": "exactText"}
+
+
+def test_links_outside_the_judges_band_are_not_asked(linked, fake_llm, llm_config) -> None:
+    store, iris = linked
+    server = fake_llm({"": ["DIFFERENT"]})
+    summary = _recheck(store, iris, server, llm_config, settings=NO_JUDGE)
+    assert (summary.asked, summary.outside_band) == (0, 1) and not server.chat_requests()
+    assert _bases(store) == {"a": "similarity", "b": "exactText"}
+
+
+def test_recheck_without_a_judge_is_refused_before_anything_runs(linked) -> None:
+    store, iris = linked
+    with pytest.raises(CanonicalizeError, match="--adjudicate"):
+        Workflow(Context(store, iris)).canonicalize(recheck=True)
+    assert _bases(store) == {"a": "similarity", "b": "exactText"}
+
+
+def test_answers_are_read_as_same_different_or_neither() -> None:
+    assert read_answer("SAME.") is True and read_answer("different") is False
+    assert read_answer("") is None and read_answer("Perhaps the same") is None
