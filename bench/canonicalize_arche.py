@@ -5,7 +5,8 @@ run (sentence-transformers vs ONNX Runtime, texts/s and the cosine between their
 vectors); seconds split into embed / ANN / SPARQL / other; recall@10 of the HNSW
 partitions against exact search on the same vectors; hubs, mentions and
 convergence from the store; how many hubs gather only byte-identical texts and
-how many cross-paper links the policy finds beyond exact text; the ARCHE pair
+how many cross-paper links the policy finds beyond exact text, and the links per basis
+(exact text or similarity alone; link-bases query); the ARCHE pair
 set (identical texts: recall is 1.0 by construction, see docs/canonical-evaluation.md
 for the set that can fail); the cost of an incremental sidecar save; and the
 time per paper for papers 1-10 and 61-70 and, with the corpus replicated under
@@ -34,6 +35,7 @@ from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.papers.storage import store_document
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_named_query
+from claimgraph.rdf.vocab import local_name
 from claimgraph.store import EmbeddedStore
 from claimgraph.testing.corpora import real_arche_dir
 from claimgraph.testing.pairset import LabelledPair, arche_pairs, hub_membership, score_pairs
@@ -141,9 +143,15 @@ def exact_text_share(store: EmbeddedStore) -> list[str]:
             cross += 1
             beyond += not any(t == text for _, t in others)
     share = identical / max(1, len(members))
-    return [f"  hubs: {len(members)}, of which {identical} ({share:.0%}) gather byte-identical texts only",
-            f"  hubs spanning 2+ papers: {len(multi)}; their cross-paper member links: {cross}, "
-            f"of which {beyond} have no identical text in another paper of the hub (found beyond exact text)"]
+    lines = [f"  hubs: {len(members)}, of which {identical} ({share:.0%}) gather byte-identical texts only",
+             f"  hubs spanning 2+ papers: {len(multi)}; their cross-paper member links: {cross}, "
+             f"of which {beyond} have no identical text in another paper of the hub (found beyond exact text)",
+             "  links by basis (the link-bases query): type, link, basis: links, cross-paper links, hubs"]
+    for row in store.select(read_named_query("link-bases")):
+        basis = local_name(row["basis"].value) if "basis" in row else "(none recorded)"
+        lines.append(f"    {local_name(row['type'].value)}, {local_name(row['link'].value)}, {basis}: {row['links'].value}, "
+                     f"{row['crossPaperLinks'].value}, {row['hubs'].value}")
+    return lines
 
 
 def main() -> None:

@@ -49,6 +49,21 @@ def details_field(viewer: Viewer, field: str) -> str:
     return viewer.driver.find_element(By.CSS_SELECTOR, f'#details-body [data-field="{field}"]').text
 
 
+def hover(viewer: Viewer, element_id: str) -> None:
+    """Move the pointer over a node's centre or an edge's midpoint in the main pane; wait for its details."""
+    position = viewer.api(f"renderedPosition({element_id!r})")
+    pane = viewer.driver.find_element(By.ID, "cy-main")
+    size = pane.size
+    ActionChains(viewer.driver).move_to_element_with_offset(
+        pane, int(position["x"] - size["width"] / 2), int(position["y"] - size["height"] / 2)
+    ).perform()
+    viewer.wait(
+        lambda driver: details_field(viewer, "id") == element_id if driver.find_elements(
+            By.CSS_SELECTOR, '#details-body [data-field="id"]') else False,
+        f"hovering {element_id} did not show its details",
+    )
+
+
 def fixture_node(name: str, node_id: str) -> dict:
     return next(node for node in load_fixture(name)["nodes"] if node["id"] == node_id)
 
@@ -116,17 +131,7 @@ def test_hovering_a_node_shows_its_text_anchor_sentence_and_provenance(viewer: V
     open_paper(viewer, "soil-warming", "paper")
     node_id = soil("p1-e1")
     expected = fixture_node("graph-soil-warming-paper.json", node_id)
-    position = viewer.api(f"renderedPosition({node_id!r})")
-    pane = viewer.driver.find_element(By.ID, "cy-main")
-    size = pane.size
-    ActionChains(viewer.driver).move_to_element_with_offset(
-        pane, int(position["x"] - size["width"] / 2), int(position["y"] - size["height"] / 2)
-    ).perform()
-    viewer.wait(
-        lambda driver: details_field(viewer, "id") == node_id if driver.find_elements(
-            By.CSS_SELECTOR, '#details-body [data-field="id"]') else False,
-        "hovering the node did not show its details",
-    )
+    hover(viewer, node_id)
     assert details_field(viewer, "text") == expected["text"]  # holds "<sub>", "<" and "&", shown literally
     assert details_field(viewer, "sentence") == expected["sentence"]
     assert details_field(viewer, "anchor") == "(2,0,1)"
@@ -219,6 +224,16 @@ def test_hub_search_and_hub_view_show_the_hub_and_each_member(viewer: Viewer) ->
     viewer.driver.find_element(By.CSS_SELECTOR, f'#node-list button[data-id="{member}"]').click()
     viewer.wait(lambda driver: details_field(viewer, "id") == member, "member details did not show")
     assert details_field(viewer, "paper") == "peat-drainage"
+
+
+def test_hovering_a_hub_link_says_how_it_was_decided(viewer: Viewer) -> None:
+    hub = load_fixture("hubs.json")["hubs"][0]["iri"]
+    viewer.open(f"hub={hub}")
+    viewer.wait_ready("t.kind === 'hub'")
+    edge = next(e for e in load_fixture("hub-soil-temperature.json")["edges"] if e["basis"] == "similarity")
+    hover(viewer, edge["id"])
+    assert details_field(viewer, "title") == "Edge: mentions (similarity)"
+    assert details_field(viewer, "basis") == "similarity alone: a candidate, not checked by a judge"
 
 
 def test_hub_view_keeps_the_hub_when_its_type_is_filtered_out(viewer: Viewer) -> None:

@@ -2,6 +2,12 @@
 // Text from the API is only ever set as textContent, never parsed as HTML.
 
 const MARK_TEXT = { added: "added by repair", removed: "removed by repair" };
+// How canonicalization decided a link to a CANON_ hub (cg:linkBasis).
+const BASIS_TEXT = {
+  exactText: "exact text: the hub's own words",
+  similarity: "similarity alone: a candidate, not checked by a judge",
+  judged: "a judge said they state the same thing",
+};
 
 function addRow(list, label, field, value) {
   const term = document.createElement("dt");
@@ -46,6 +52,9 @@ function edgeRows(list, info, nameOf) {
   addRow(list, "From", "source", nameOf(info.source));
   addRow(list, "To", "target", nameOf(info.target));
   addRow(list, "Confidence", "confidence", confidenceText(info.confidence));
+  if (info.basis) {
+    addRow(list, "Link decided by", "basis", BASIS_TEXT[info.basis] || info.basis);
+  }
   addProvenance(list, info.provenance);
 }
 

@@ -259,9 +259,13 @@ export class GraphPane {
   }
 
   // Where a node is drawn, in CSS pixels from the container's top-left corner.
+  // A node's centre, or an edge's midpoint, in pixels of the pane.
   renderedPosition(id) {
     const ele = this.element(id);
-    return ele && ele.isNode() ? { ...ele.renderedPosition() } : null;
+    if (!ele) {
+      return null;
+    }
+    return { ...(ele.isNode() ? ele.renderedPosition() : ele.renderedMidpoint()) };
   }
 }
 
