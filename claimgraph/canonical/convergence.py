@@ -1,7 +1,8 @@
 """Does the cross-paper graph converge? Measures computed by SPARQL on the store.
 
 After N papers: discourse nodes per type, CANON_ hubs, nodes attached to a hub,
-merged (retired) IRIs, and the connected components of the cross-paper graph,
+merged (retired) IRIs, the nodes of either kind linked by similarity alone (no
+judge checked the link), and the connected components of the cross-paper graph,
 whose vertices are papers and whose edges join two papers that mention the
 same hub or describe the same merge survivor.
 """
@@ -18,7 +19,7 @@ from claimgraph.profile.ontology import merge_policy
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import local_name
 
-MEASURES = ("nodes", "hubs", "attached to a hub", "merged")
+MEASURES = ("nodes", "hubs", "attached to a hub", "merged", "linked by similarity alone")
 
 
 @dataclass(frozen=True)

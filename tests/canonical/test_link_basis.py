@@ -28,13 +28,20 @@ def test_the_founder_and_exact_duplicates_are_exact_text_and_a_cosine_join_is_si
     load_claims(store, iris, claims)
     summary = canonicalize_papers(Context(store, iris), list(claims), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
                                   settings=LOW_THRESHOLD)
-    # a waits; b finds a and founds the hub with its own text; c is a's exact text; d's scope change is vetoed
-    assert _bases(store, iris) == {"a": ("similarity", None), "b": ("exactText", None), "c": ("exactText", None)}
-    assert summary.by_similarity == 1 and summary.guard_vetoes >= 1
+    # a waits; b finds a and founds the hub with its own text; c has a's text, which is only as close to the
+    # hub's as a's similarity link makes it; d's scope change is vetoed
+    assert _bases(store, iris) == {"a": ("similarity", None), "b": ("exactText", None), "c": ("similarity", None)}
+    assert summary.by_similarity == 2 and summary.guard_vetoes >= 1
     counts = {local_name(row["basis"].value): (int(row["links"].value), int(row["crossPaperLinks"].value), int(row["hubs"].value))
               for row in store.select(read_named_query("link-bases"))}
-    assert counts == {"exactText": (2, 2, 1), "similarity": (1, 1, 1)}
+    assert counts == {"exactText": (1, 1, 1), "similarity": (2, 2, 1)}
     assert shapes_and_rules_hold(store, iris)
+
+
+def test_an_identical_text_met_as_a_pending_peer_is_exact_text(load_claims, store, iris, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": "warming raises soil respiration", "b": "warming raises soil respiration"})
+    canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW_THRESHOLD)
+    assert _bases(store, iris) == {"a": ("exactText", None), "b": ("exactText", None)}
 
 
 def test_a_judged_link_names_its_judge(band, texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path) -> None:
@@ -58,3 +65,13 @@ def test_a_link_without_a_basis_is_still_listed(texts, load_claims, store, iris,
     assert len(rows) == 2 and all("basis" not in row for row in rows)
     counts = store.select(read_named_query("link-bases"))
     assert [("basis" in row, int(row["links"].value)) for row in counts] == [(False, 2)]
+
+
+def test_convergence_counts_the_nodes_linked_by_similarity_alone(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    from claimgraph.canonical.convergence import convergence
+
+    load_claims(store, iris, {paper: texts[paper] for paper in "abc"})
+    canonicalize_papers(Context(store, iris), list("abc"), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW_THRESHOLD)
+    measures = convergence(Context(store, iris))
+    assert measures.by_type["linked by similarity alone"] == {"Claim": 2}  # a, and c with a's text; b founded the hub
+    assert measures.by_type["attached to a hub"] == {"Claim": 3}

@@ -207,25 +207,33 @@ def test_reasoning_runs_are_kept_for_consensus(capsys, store_dir: str, tmp_path:
     assert sorted(name.rsplit("/", 1)[1] for name in runs) == ["model-a", "model-b"]
 
 
-def test_canonicalize_recheck_needs_a_judge_and_reports_what_the_judge_did(capsys, store_dir: str, tmp_path: Path, monkeypatch) -> None:
+def test_canonicalize_recheck_needs_a_judge_and_reports_what_the_judge_did(capsys, store_dir: str, tmp_path: Path, monkeypatch,
+                                                                          discourse_paper) -> None:
+    from claimgraph.canonical.canonicalizer import canonicalize_papers
+    from claimgraph.canonical.embeddings import HashingEmbedder
+    from claimgraph.canonical.settings import CanonicalizeSettings
+    from claimgraph.context import Context
     from claimgraph.testing.fake_llm import running_fake_llm
-    from claimgraph.testing.synthetic.arche import write_corpus
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    write_corpus(tmp_path / "corpus", papers=4)
-    (tmp_path / "corpus" / "truth.jsonl").unlink()
-    assert run(capsys, "--store", store_dir, "ingest", str(tmp_path / "corpus"), "--embedder", "hashing")[0] == 0
-    by_similarity = link_bases(capsys, store_dir).get("cg:similarity", 0)
-    assert by_similarity > 0, "the synthetic papers share near-duplicate viewpoints"
+    iris = IriScheme()
+    claims = {"a": "Higher temperatures increase soil respiration.", "b": "higher temperatures increase soil respiration",
+              "c": "Drought lowers tree growth."}
+    with open_store(store_dir) as store:  # a and b differ in case and a full stop only: cosine 1, not the same text
+        for paper, text in claims.items():
+            store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {}, claims=[("1", text, None)]))
+        canonicalize_papers(Context(store, iris), list(claims), embedder=HashingEmbedder(),
+                            settings=CanonicalizeSettings(thresholds={"Claim": 0.9}))
+    assert link_bases(capsys, store_dir) == {"cg:exactText": 1, "cg:similarity": 1}
     code, _, err = run(capsys, "--store", store_dir, "canonicalize", "--recheck")
     assert code == 2 and err.count("\n") == 1 and "--adjudicate" in err
     with running_fake_llm({"": ["DIFFERENT"]}) as server:
         code, out, err = run(capsys, "--store", store_dir, "canonicalize", "--embedder", "hashing", "--recheck", "--adjudicate",
                              "--base-url", server.base_url, "--model", "m", "--cache-dir", str(tmp_path / "cache"))
         assert code == 0, err
-        assert len(server.chat_requests()) == by_similarity
+        assert len(server.chat_requests()) == 1
     assert "recheck of the links made by similarity alone" in out and "llm:m" in out
-    assert "cg:similarity" not in link_bases(capsys, store_dir)
+    assert link_bases(capsys, store_dir) == {"cg:exactText": 1}
 
 
 def link_bases(capsys: pytest.CaptureFixture[str], store_dir: str) -> dict[str, int]:

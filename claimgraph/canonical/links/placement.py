@@ -23,10 +23,13 @@ With a judge (an LLM adjudicator, or a pair model) and a band [low, high) for
 the type, candidates from ``low`` up that the vetoing guards pass are accepted at
 ``high`` or above and put to the judge below it.
 
-Every link records its basis: ``cg:exactText`` (the hub's own text: its founder and
-exact duplicates), ``cg:similarity`` (cosine at or above the threshold, no guard
+Every link records its basis: ``cg:exactText`` (the member's text is the hub's own
+text, byte for byte), ``cg:similarity`` (cosine at or above the threshold, no guard
 objecting, no judge asked) or ``cg:judged`` (a judge answered SAME; its name goes
-with the link). Only the first and the last are decisions a reader can check; a
+with the link). A text that joins through the exact-text map takes ``cg:exactText``
+only when it is the hub's own text; otherwise it is no better than the link that
+brought that text in, and is recorded as ``cg:similarity`` (a recheck asks the judge
+the same question, which the client's cache answers for free). Only the first and the last are decisions a reader can check; a
 link by similarity is a candidate (docs/canonicalization.md gives its measured
 precision).
 """
@@ -83,17 +86,18 @@ class Placer:
         policy = self.policies[row.type]
         hub = self._exact_hub(row, policy)
         if hub is not None:
+            basis = self._same_text_basis(row.text, hub, CG.similarity)
             for member in (row, *duplicates):
                 plan.exact += 1
-                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, CG.exactText)
+                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, basis)
             return
         linked = len(plan.links)
         self._search(row, vector, policy, plan, len(duplicates))
         if len(plan.links) > linked:
-            hub = plan.links[linked].hub.value  # the row's own link comes first, whether it joined or founded the hub
+            own = plan.links[linked]  # the row's own link comes first, whether it joined or founded the hub
             for member in duplicates:
                 plan.exact += 1
-                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, CG.exactText)
+                self._link(member.node, member.graph, member.type, member.text, own.hub, 1.0, policy, plan, own.basis)
         else:
             pending = self.sidecar.partition("pending", row.type)
             for member in duplicates:
@@ -123,6 +127,11 @@ class Placer:
             return None
         return hub
 
+    def _same_text_basis(self, text: str, hub: str, otherwise: NamedNode) -> NamedNode:
+        """cg:exactText when ``text`` is the hub's own text; ``otherwise`` for the text of a member that joined
+        it on another basis (a text found in the exact-text map through a similarity link is no more than that)."""
+        return CG.exactText if self.texts.get(hub) == text else otherwise
+
     def _apart(self, policy: str) -> bool:
         """Whether two nodes of one paper stay out of each other's hub unless their texts are the same."""
         return policy == "aggressive" or not self.settings.join_within_paper
@@ -135,6 +144,8 @@ class Placer:
     def _accept(self, text: str, other: str, similarity: float, high: float, type_iri: str, plan: Plan) -> NamedNode | None:
         """Whether a candidate above the low threshold joins, and on what basis (``cg:similarity``: cosine and
         the guards; ``cg:judged``: the judge said SAME): the vetoing guards first, then the judge in the band."""
+        if text == other:
+            return CG.exactText
         if self.settings.guards and check_pair(text, other).fired() & self.settings.vetoes:
             plan.guard_vetoes += 1
             return None
