@@ -93,3 +93,17 @@ def test_recheck_without_a_judge_is_refused_before_anything_runs(linked) -> None
 def test_answers_are_read_as_same_different_or_neither() -> None:
     assert read_answer("SAME.") is True and read_answer("different") is False
     assert read_answer("") is None and read_answer("Perhaps the same") is None
+
+
+@pytest.mark.parametrize(("threshold", "after"), [(0.5, {"a": "judged", "b": "exactText"}), (0.6, {"b": "exactText"})])
+def test_a_pair_model_rechecks_as_an_llm_does(linked, pair_model_dirs, threshold, after) -> None:
+    """The constant model scores every pair 0.5: same at threshold 0.5, different at 0.6."""
+    from claimgraph.canonical.links.pair_model import PairModelJudge
+
+    store, iris = linked
+    judge = PairModelJudge(pair_model_dirs["constant"], threshold=threshold)
+    summary = recheck_links(Context(store, iris), judge.verdict, judge.name, JUDGED)
+    assert summary.asked == 1 and _bases(store) == after
+    if threshold == 0.5:
+        judges = {row["judge"].value for row in store.select(read_named_query("hub-members")) if "judge" in row}
+        assert judges == {"pair-model:constant"}
