@@ -28,10 +28,10 @@ text, byte for byte), ``cg:similarity`` (cosine at or above the threshold, no gu
 objecting, no judge asked) or ``cg:judged`` (a judge answered SAME; its name goes
 with the link). A text that joins through the exact-text map takes ``cg:exactText``
 only when it is the hub's own text; otherwise it is no better than the link that
-brought that text in, and is recorded as ``cg:similarity`` (a recheck asks the judge
-the same question, which the client's cache answers for free). Only the first and the last are decisions a reader can check; a
-link by similarity is a candidate (docs/canonicalization.md gives its measured
-precision).
+brought that text in, and is recorded as ``cg:similarity``. Only the first and the
+last are decisions a reader can check; a link by similarity is a candidate
+(docs/canonicalization.md gives its measured precision, and ``links/recheck.py``
+puts such links to a judge later).
 """
 
 from __future__ import annotations
