@@ -227,9 +227,10 @@ class Workflow:
         from claimgraph.canonical.canonicalizer import canonicalize_papers
         from claimgraph.canonical.convergence import convergence
         from claimgraph.canonical.embeddings import make_embedder
+        from claimgraph.canonical.links.judges import open_judge
         from claimgraph.canonical.settings import CanonicalizeError
 
-        judge = self._judge(adjudicate, pair_model)
+        judge = open_judge(self.ctx.profile, adjudicate, pair_model)
         if recheck and judge is None:
             raise CanonicalizeError("--recheck puts the links made by similarity alone to a judge: add --adjudicate (an LLM) "
                                     "or --pair-model DIR")
@@ -254,25 +255,6 @@ class Workflow:
         from claimgraph.canonical.settings import load_settings
 
         return recheck_links(self.ctx, judge.verdict, judge.name, load_settings(self.ctx.profile))
-
-    def _judge(self, adjudicate: LLMConfig | None, pair_model: Path | None) -> LLMAdjudicator | PairModelJudge | None:
-        """The judge of the band, if one is asked for; an error when the profile gives it no band to judge."""
-        if adjudicate is None and pair_model is None:
-            return None
-        from claimgraph.canonical.settings import CanonicalizeError, load_settings
-
-        if adjudicate is not None and pair_model is not None:
-            raise CanonicalizeError("one judge at a time: an LLM (--adjudicate) or a pair model (--pair-model), not both")
-        if not load_settings(self.ctx.profile).adjudicate:
-            raise CanonicalizeError(f"profile {self.ctx.profile.name} sets no [canonicalize.adjudicate] band, so the judge "
-                                    "would never be asked; add one (docs/canonicalization.md)")
-        if adjudicate is not None:
-            from claimgraph.canonical.links.adjudicate import LLMAdjudicator
-
-            return LLMAdjudicator(adjudicate)
-        from claimgraph.canonical.links.pair_model import PairModelJudge
-
-        return PairModelJudge(pair_model) if pair_model is not None else None
 
     def validate(self, paper_ids: Sequence[str] | None = None) -> ValidationReport:
         """ShEx shapes and the profile's rules on the papers (default: every paper and the canonical graph)."""
