@@ -224,9 +224,13 @@ class Viewer:
         self.driver.get(self.server.page_url + (f"#{fragment}" if fragment else ""))
 
     def wait(self, condition: Callable[[Any], Any], message: str) -> Any:
+        """Poll ``condition`` until it holds. The page replaces lists as it renders them, so an element
+        found by one poll may be gone when the condition reads it: that poll counts as not yet, not as
+        a failure."""
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.support.ui import WebDriverWait
 
-        return WebDriverWait(self.driver, self.timeout).until(condition, message)
+        return WebDriverWait(self.driver, self.timeout, ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
 
     def js(self, script: str, *args: object) -> Any:
         return self.driver.execute_script(script, *args)
