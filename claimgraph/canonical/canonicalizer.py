@@ -369,9 +369,12 @@ def reindex(
     settings: CanonicalizeSettings | None = None,
     progress: Progress | None = None,
 ) -> ReindexSummary:
-    """Repair the canonical graph (drop links whose member is gone, recount members, remove empty hubs),
-    then rebuild the sidecar from the store alone and write it (the cached embeddings are reused)."""
-    ctx.store.update(read_sparql("merge", "recount-hub-members.ru"), {"canonical": ctx.iris.canonical_graph()})
+    """Repair the canonical graph (drop links whose member is gone, recount members, remove empty hubs, give a
+    basis to links written before bases were recorded), then rebuild the sidecar from the store alone and write
+    it (the cached embeddings are reused)."""
+    canonical = {"canonical": ctx.iris.canonical_graph()}
+    ctx.store.update(join_updates([bind(read_sparql("merge", name), canonical)
+                                   for name in ("recount-hub-members.ru", "fill-link-bases.ru")]))
     canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True, progress=progress)
     canonicalizer.save()
     sizes = {name: len(partition) for name, partition in sorted(canonicalizer.sidecar.partitions.items())}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimgraph.canonical.canonicalizer import canonicalize_papers
+from claimgraph.canonical.canonicalizer import canonicalize_papers, reindex
 from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.links.adjudicate import LLMAdjudicator
 from claimgraph.canonical.settings import CanonicalizeSettings
@@ -56,15 +56,22 @@ def test_a_judged_link_names_its_judge(band, texts, load_claims, store, iris, fa
     assert summary.by_similarity == 0
 
 
-def test_a_link_without_a_basis_is_still_listed(texts, load_claims, store, iris, tmp_path: Path) -> None:
-    """Stores written before bases were recorded keep their links visible, with no basis."""
-    load_claims(store, iris, {"a": texts["a"], "c": texts["c"]})
-    canonicalize_papers(Context(store, iris), ["a", "c"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW_THRESHOLD)
+def test_a_link_without_a_basis_is_listed_and_reindex_gives_it_one(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    """Stores written before bases were recorded keep their links visible, with no basis, until reindex
+    fills it in from the texts: the hub's own text is exact, anything else no more than similarity."""
+    load_claims(store, iris, {paper: texts[paper] for paper in "abc"})
+    context = Context(store, iris)
+    canonicalize_papers(context, list("abc"), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW_THRESHOLD)
+    recorded = _bases(store, iris)
     store.update("DELETE { GRAPH ?g { ?annotation ?basis ?value } } WHERE { GRAPH ?g { ?annotation ?basis ?value } }", {"basis": CG.linkBasis})
     rows = store.select(read_named_query("hub-members"))
-    assert len(rows) == 2 and all("basis" not in row for row in rows)
+    assert len(rows) == 3 and all("basis" not in row for row in rows)
     counts = store.select(read_named_query("link-bases"))
-    assert [("basis" in row, int(row["links"].value)) for row in counts] == [(False, 2)]
+    assert [("basis" in row, int(row["links"].value)) for row in counts] == [(False, 3)]
+    reindex(context, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW_THRESHOLD)
+    assert _bases(store, iris) == recorded == {"a": ("similarity", None), "b": ("exactText", None), "c": ("similarity", None)}
+    reindex(context, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW_THRESHOLD)
+    assert len(store.select(read_named_query("hub-members"))) == 3  # a recorded basis is kept, not doubled
 
 
 def test_convergence_counts_the_nodes_linked_by_similarity_alone(texts, load_claims, store, iris, tmp_path: Path) -> None:
