@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 from canon_eval.adjudication import print_simulation, simulate
 from canon_eval.build import AGGRESSIVE, CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS, Pair, build_pairs, heldout_pairs
-from canon_eval.metrics import THRESHOLDS, Point, agreement, best_at_recall, curve, gold_clusters, mean_scores, score_hubs, simulate_hubs
+from canon_eval.metrics import THRESHOLDS, Point, agreement, best_at_recall, confusion, curve, gold_clusters, mean_scores, score_hubs, simulate_hubs
 from canon_eval.overlap import lexicon_overlap, print_overlap
 from canon_eval.policy_run import cluster_ids, place_texts, predicted_same
 from canon_eval.real_pairs import real_sets
@@ -237,8 +237,7 @@ def rejected_paraphrases(evaluation: Evaluation) -> list[dict[str, object]]:
 
 
 def points(same: np.ndarray, predicted: dict[float, np.ndarray], mask: np.ndarray) -> list[Point]:
-    return [Point(t, int(np.sum(p & same & mask)), int(np.sum(p & ~same & mask)), int(np.sum(~p & same & mask)),
-                  int(np.sum(~p & ~same & mask))) for t, p in sorted(predicted.items())]
+    return [confusion(same[mask], p[mask], t) for t, p in sorted(predicted.items())]
 
 
 def policy_runs(evaluation: Evaluation, thresholds: Sequence[float], seed: int) -> dict[str, object]:

@@ -32,7 +32,7 @@ from claimgraph.llm.config import LLMConfig
 from claimgraph.testing.fake_llm import FakeLLMServer, Reply, Rule, ok, running_fake_llm
 
 from .build import CAUTIOUS, Pair
-from .metrics import Point, gold_clusters
+from .metrics import confusion, gold_clusters
 from .policy_run import place_texts, predicted_same
 
 _PROMPT = re.compile(r"as one (?P<type>\w+)\..*Statement A: (?P<a>.*)\nStatement B: (?P<b>.*?)\s*$", re.DOTALL)
@@ -115,11 +115,6 @@ def placed_with_judge(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], thr
     return placed, questions
 
 
-def _point(same: np.ndarray, predicted: np.ndarray) -> dict[str, object]:
-    return Point(0.0, int(np.sum(predicted & same)), int(np.sum(predicted & ~same)), int(np.sum(~predicted & same)),
-                 int(np.sum(~predicted & ~same))).as_dict()
-
-
 def simulate(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], cosine: np.ndarray, allowed: np.ndarray,
              band: tuple[float, float], error_rates: Sequence[float], seed: int = 0) -> dict[str, object]:
     """Cautious types pooled: guards, then in [low, high) the simulated adjudicator, at or above high accepted."""
@@ -130,8 +125,8 @@ def simulate(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], cosine: np.n
     in_band = cautious & allowed & (cosine >= low - 1e-9) & (cosine < high - 1e-9)
     accepted = cautious & allowed & (cosine >= high - 1e-9)
     result: dict[str, object] = {"band": list(band), "pairs_in_band": int(in_band.sum()),
-                                 "no_adjudication": {"at_low": _point(same[cautious], (cautious & allowed & (cosine >= low - 1e-9))[cautious]),
-                                                     "at_high": _point(same[cautious], accepted[cautious])}, "runs": {}}
+                                 "no_adjudication": {"at_low": confusion(same[cautious], (cautious & allowed & (cosine >= low - 1e-9))[cautious]).as_dict(),
+                                                     "at_high": confusion(same[cautious], accepted[cautious]).as_dict()}, "runs": {}}
     for rate in error_rates:
         with _simulated_judge(gold, rate, seed) as (judge, server):
             pairwise = accepted.copy()
@@ -142,8 +137,8 @@ def simulate(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], cosine: np.n
             placed, questions = placed_with_judge(pairs, vectors, lambda _: high, lambda _: band, judge, seed)
             placed_calls = len(server.chat_requests())
         result["runs"][f"{rate:.2f}"] = {
-            "pairwise": _point(same[cautious], pairwise[cautious]), "pairwise_questions": int(in_band.sum()), "pairwise_calls": pair_calls,
-            "canonicalizer": _point(same[cautious], placed[cautious]), "canonicalizer_questions": questions,
+            "pairwise": confusion(same[cautious], pairwise[cautious]).as_dict(), "pairwise_questions": int(in_band.sum()), "pairwise_calls": pair_calls,
+            "canonicalizer": confusion(same[cautious], placed[cautious]).as_dict(), "canonicalizer_questions": questions,
             "canonicalizer_calls": placed_calls}
     return result
 

@@ -44,7 +44,7 @@ from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 
 from .adjudication import placed_with_judge
 from .build import CAUTIOUS, HELDOUT_SETS, Pair, handwritten_pairs, heldout_pairs
-from .metrics import Point
+from .metrics import confusion
 from .real_pairs import DEV_LABELS, WITHIN_LABELS, labelled_pairs, real_sets
 
 DEFAULT_SETS = ("arche_real", "arche_within_test", "heldout6")  # the blind ones
@@ -68,11 +68,6 @@ def labelled_set(name: str, corpus: Path | None) -> list[Pair]:
         known = ["handwritten", *HELDOUT_SETS, *extra, *sets]
         raise SystemExit(f"unknown set {name!r}; known: {', '.join(known)}")
     return sets[name]
-
-
-def _point(same: np.ndarray, predicted: np.ndarray) -> dict[str, object]:
-    return Point(0.0, int(np.sum(predicted & same)), int(np.sum(predicted & ~same)), int(np.sum(~predicted & same)),
-                 int(np.sum(~predicted & ~same))).as_dict()
 
 
 def ask_every_pair(pairs: Sequence[Pair], judge: Callable[[str, str, str], bool]) -> np.ndarray:
@@ -115,7 +110,7 @@ def measure(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], judge: LLMAdj
     sure = np.array(["(unsure)" not in p.detail for p in chosen], dtype=bool)
     return {
         "pairs": len(chosen), "same": int(same.sum()), "sure_pairs": int(sure.sum()),
-        "policies": {name: {"all": _point(same, mask), "sure": _point(same[sure], mask[sure]),
+        "policies": {name: {"all": confusion(same, mask).as_dict(), "sure": confusion(same[sure], mask[sure]).as_dict(),
                             "false_accepts": false_accepts(chosen, mask)} for name, mask in joined.items()},
         "canonicalizer_questions": questions,
         "decisions": [{"id": p.id, "detail": p.detail, "label": p.label, "kind": p.kind, "cosine": round(float(c), 4),

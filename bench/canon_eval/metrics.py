@@ -49,6 +49,12 @@ class Point:
                 "false_accept_rate": self.false_accept_rate}
 
 
+def confusion(same: np.ndarray, predicted: np.ndarray, threshold: float = 0.0) -> Point:
+    """The confusion counts of ``predicted`` against the labels ``same`` (two boolean arrays of one length)."""
+    return Point(threshold, int(np.sum(predicted & same)), int(np.sum(predicted & ~same)),
+                 int(np.sum(~predicted & same)), int(np.sum(~predicted & ~same)))
+
+
 def curve(same: np.ndarray, cosine: np.ndarray, allowed: np.ndarray | None = None,
           thresholds: Sequence[float] = THRESHOLDS) -> list[Point]:
     """One point per threshold; ``allowed`` (the guards' verdicts) vetoes pairs when given."""
@@ -57,8 +63,7 @@ def curve(same: np.ndarray, cosine: np.ndarray, allowed: np.ndarray | None = Non
         predicted = cosine >= threshold - 1e-9
         if allowed is not None:
             predicted &= allowed
-        points.append(Point(threshold, int(np.sum(predicted & same)), int(np.sum(predicted & ~same)),
-                            int(np.sum(~predicted & same)), int(np.sum(~predicted & ~same))))
+        points.append(confusion(same, predicted, threshold))
     return points
 
 
