@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pyoxigraph import NamedNode
+from pyoxigraph import Literal, NamedNode
 
 from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
@@ -17,7 +17,7 @@ from claimgraph.profile.manifest import load_profile
 from claimgraph.profile.ontology import merge_policy
 from claimgraph.quality.validation import validate_store
 from claimgraph.rdf.queries import read_named_query
-from claimgraph.rdf.vocab import CG
+from claimgraph.rdf.vocab import CG, RDF, XSD
 
 LOW = CanonicalizeSettings(default_threshold=0.45)  # "smoking habit" vs "smoking habits" share one of two words
 
@@ -78,6 +78,27 @@ def test_the_merged_view_joins_both_papers_at_the_canonical_node(two_papers, iri
     arg0 = {triple.subject for triple in view if triple.predicate == CG.arg0 and triple.object == canonical}
     assert arg0 == {iris.node("a", "association", "1"), iris.node("b", "association", "1")}
     assert not [triple for triple in view if iris.node("b", "factor", "smoke") in (triple.subject, triple.object)]
+
+
+def _merged_nodes(store, iris, bindings: dict | None = None) -> set[NamedNode]:
+    """The factor nodes of papers a and b that the merged view replaced by a CANON_ node."""
+    view = {triple.subject for triple in store.query(read_named_query("merged-view"), bindings or {})}
+    return {node for node in (iris.node("a", "factor", "smoking"), iris.node("b", "factor", "smoke")) if node not in view}
+
+
+def test_the_merged_view_without_candidates_replaces_only_nodes_merged_by_a_verdict(two_papers, iris, tmp_path: Path) -> None:
+    canonicalize_papers(Context(two_papers, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+    founder, joined = iris.node("b", "factor", "smoke"), iris.node("a", "factor", "smoking")  # b founded the hub with a's pending node
+    assert _merged_nodes(two_papers, iris) == {founder, joined}
+    assert _merged_nodes(two_papers, iris, {"withCandidates": Literal("true", datatype=XSD.boolean)}) == {founder, joined}
+    without = {"withCandidates": Literal("false", datatype=XSD.boolean)}
+    assert _merged_nodes(two_papers, iris, without) == {founder}  # a's merge is by similarity alone: a keeps its IRI
+    two_papers.update("DELETE { GRAPH ?g { ?a ?basis ?old } } INSERT { GRAPH ?g { ?a ?basis ?judged } } "
+                      "WHERE { GRAPH ?g { ?a ?subject ?node ; ?basis ?old } }",
+                      {"g": iris.canonical_graph(), "subject": RDF.subject, "node": joined, "basis": CG.linkBasis, "judged": CG.judged})
+    assert _merged_nodes(two_papers, iris, without) == {founder, joined}
+    two_papers.update("DELETE { GRAPH ?g { ?a ?basis ?any } } WHERE { GRAPH ?g { ?a ?basis ?any } }", {"g": iris.canonical_graph(), "basis": CG.linkBasis})
+    assert _merged_nodes(two_papers, iris, without) == set()  # a merge with no recorded basis is no verdict either
 
 
 def test_a_hub_vector_is_its_founders_and_never_drifts(two_papers, iris, tmp_path: Path) -> None:

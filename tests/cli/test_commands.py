@@ -112,6 +112,15 @@ def test_query_binds_values_safely(capsys, store_dir: str) -> None:
         assert store.count_triples() > 0
 
 
+def test_query_binds_true_and_false_as_booleans_not_strings(capsys, store_dir: str) -> None:
+    """A string "false" is true in a FILTER; --bind flag=false must mean false."""
+    run(capsys, "--store", store_dir, "ingest", str(EXAMPLE))
+    query = "SELECT ?t WHERE { BIND(IF(?flag, 1, 0) AS ?t) }"
+    for value, expected in (("false", "0"), ("true", "1"), ("no", "1")):
+        code, out, _ = run(capsys, "--store", store_dir, "query", query, "--bind", f"flag={value}", "--format", "json")
+        assert code == 0 and solutions(out) == [{"t": expected}], value
+
+
 def test_unknown_query_name_and_bad_binding_are_usage_errors(capsys, store_dir: str) -> None:
     code, _, err = run(capsys, "--store", store_dir, "query", "no-such-query")
     assert code == 2 and "no query named 'no-such-query'" in err

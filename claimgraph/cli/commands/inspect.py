@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     query.add_argument("query", nargs="?", help="SPARQL text, a .rq file, or the name of a shipped query")
     query.add_argument("--format", choices=ROW_FORMATS, default="table", help="table, or a W3C SPARQL results format")
     query.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
-                       help="bind ?NAME: <iri> gives an IRI, an integer gives xsd:integer, anything else a string")
+                       help="bind ?NAME: <iri> gives an IRI, an integer xsd:integer, true or false xsd:boolean, "
+                            "anything else a string")
     query.add_argument("--allow-service", action="append", default=[], metavar="URL",
                        help="let SERVICE clauses call this endpoint (repeatable); any other SERVICE is refused")
     query.add_argument("--list", action="store_true", help="list the shipped queries")
@@ -66,7 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def parse_binding(text: str) -> tuple[str, Term]:
-    """``NAME=VALUE`` as a variable name and a term: ``<iri>`` an IRI, an integer xsd:integer, else a string."""
+    """``NAME=VALUE`` as a variable name and a term: ``<iri>`` an IRI, an integer xsd:integer, ``true`` or
+    ``false`` xsd:boolean (a string "false" would count as true in a FILTER), else a string."""
     from pyoxigraph import Literal, NamedNode
 
     from claimgraph.rdf.vocab import XSD
@@ -81,6 +83,8 @@ def parse_binding(text: str) -> tuple[str, Term]:
             raise ClaimgraphError(f"--bind {name}: invalid IRI {value}: {error}") from error
     if re.match(r"^-?\d{1,30}$", value):
         return name, Literal(value, datatype=XSD.integer)
+    if value in ("true", "false"):
+        return name, Literal(value, datatype=XSD.boolean)
     return name, Literal(value)
 
 
