@@ -52,7 +52,7 @@ from claimgraph.papers.audit import Activity, activity_triples, next_sequence, n
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.profile.ontology import merge_policy
 from claimgraph.rdf.binding import bind
-from claimgraph.rdf.queries import join_updates, read_sparql
+from claimgraph.rdf.queries import join_updates, read_internal_query, read_sparql
 from claimgraph.rdf.vocab import CG, XSD
 from claimgraph.store.base import insert_data_update
 
@@ -93,9 +93,11 @@ class Canonicalizer:
         self._add_members = read_sparql("merge", "add-hub-members.ru")
         self.texts: dict[str, str] = {}
         self.exact: dict[tuple[str, str], str] = {}
+        self.judged: dict[tuple[str, str, str], str] = {}
         self.fingerprint = Fingerprint()
         self.sidecar = self._open(force_rebuild=rebuild)
-        self.placer = Placer(self.sidecar, self.settings, self.policies, self.iris, self.texts, self.exact, adjudicate)
+        self.placer = Placer(self.sidecar, self.settings, self.policies, self.iris, self.texts, self.exact, adjudicate,
+                             self.judged)
         self._saved_at = time.monotonic()
 
     @contextmanager
@@ -111,6 +113,8 @@ class Canonicalizer:
     def _open(self, force_rebuild: bool) -> Sidecar:
         with self.timed("sparql"):
             state = read_store_state(self.store, self.iris, self.policies)
+            judged = self.store.select(read_internal_query("judged-texts"), {"canonical": self.iris.canonical_graph()})
+        self.judged.update({(row["type"].value, row["text"].value, row["hub"].value): row["judge"].value for row in judged})
         self.fingerprint = Fingerprint([paper_item(p) for p in state.covered] + [r.item() for r in state.rows] + [h.item() for h in state.hubs])
         self._remember(state)
         if self.directory is None:

@@ -56,6 +56,39 @@ def test_a_judged_link_names_its_judge(band, texts, load_claims, store, iris, fa
     assert summary.by_similarity == 0
 
 
+def test_a_copy_of_a_judged_text_joins_on_the_same_verdict(band, texts, load_claims, store, iris, fake_llm, llm_config,
+                                                           tmp_path: Path) -> None:
+    """c holds a's text byte for byte: the judge's SAME about a's text holds for c, in the run that asked it."""
+    load_claims(store, iris, {paper: texts[paper] for paper in "abc"})
+    server = fake_llm({"": ["SAME"]})
+    judge = LLMAdjudicator(llm_config(server))
+    try:
+        summary = canonicalize_papers(Context(store, iris), list("abc"), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                      settings=band, adjudicate=judge)
+    finally:
+        judge.close()
+    assert _bases(store, iris) == {"a": ("judged", "llm:fake-model"), "b": ("exactText", None), "c": ("judged", "llm:fake-model")}
+    assert len(server.chat_requests()) == 1 and summary.by_similarity == 0
+
+
+def test_a_copy_of_a_judged_text_in_a_later_run_without_a_judge_keeps_the_verdict(
+        band, texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path) -> None:
+    """The verdict is read back from the store: a later run, with no judge at hand, links c as judged by the
+    judge that answered, while e (a's text with one more word) is only a candidate."""
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    judge = LLMAdjudicator(llm_config(fake_llm({"": ["SAME"]})))
+    try:
+        canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                            settings=band, adjudicate=judge)
+    finally:
+        judge.close()
+    load_claims(store, iris, {"c": texts["a"], "e": texts["a"] + " too"})
+    canonicalize_papers(Context(store, iris), ["c", "e"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                        settings=CanonicalizeSettings(thresholds={"Claim": 0.5}))
+    bases = _bases(store, iris)
+    assert bases["c"] == ("judged", "llm:fake-model") and bases["e"] == ("similarity", None)
+
+
 def test_a_link_without_a_basis_is_listed_and_reindex_gives_it_one(texts, load_claims, store, iris, tmp_path: Path) -> None:
     """Stores written before bases were recorded keep their links visible, with no basis, until reindex
     fills it in from the texts: the hub's own text is exact, anything else no more than similarity."""

@@ -57,6 +57,17 @@ def test_same_confirms_the_link_and_names_the_judge(linked, fake_llm, llm_config
     assert [entry["counts"] for entry in audit_trail(store, iris, "a") if entry["kind"] == "recheck"] == [{"confirmed": 1}]
 
 
+def test_a_later_copy_of_a_confirmed_text_joins_as_judged(linked, texts, load_claims, fake_llm, llm_config, tmp_path: Path) -> None:
+    """The recheck's SAME is a verdict about a's text: c, arriving later with that text, joins on it."""
+    store, iris = linked
+    _recheck(store, iris, fake_llm({"": ["SAME"]}), llm_config)
+    load_claims(store, iris, {"c": texts["a"]})
+    canonicalize_papers(Context(store, iris), ["c"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=NO_JUDGE)
+    assert _bases(store) == {"a": "judged", "b": "exactText", "c": "judged"}
+    judges = {row["member"].value: row["judge"].value for row in store.select(read_named_query("hub-members")) if "judge" in row}
+    assert judges == {iris.node("a", "claim", "1").value: "llm:fake-model", iris.node("c", "claim", "1").value: "llm:fake-model"}
+
+
 def test_different_undoes_the_link_and_holds_the_node_apart(linked, fake_llm, llm_config) -> None:
     store, iris = linked
     summary = _recheck(store, iris, fake_llm({"": ["DIFFERENT"]}), llm_config)

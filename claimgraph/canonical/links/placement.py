@@ -27,9 +27,10 @@ Every link records its basis: ``cg:exactText`` (the member's text is the hub's o
 text, byte for byte), ``cg:similarity`` (cosine at or above the threshold, no guard
 objecting, no judge asked) or ``cg:judged`` (a judge answered SAME; its name goes
 with the link). A text that joins through the exact-text map takes ``cg:exactText``
-only when it is the hub's own text; otherwise it is no better than the link that
-brought that text in, and is recorded as ``cg:similarity``. Only the first and the
-last are decisions a reader can check; a link by similarity is a candidate
+only when it is the hub's own text; otherwise it is as good as the link that brought
+that text in: ``cg:judged`` (with the same judge) when a judge found that very text
+the same as the hub's, in this run or an earlier one, else ``cg:similarity``. Only
+the first and the last are decisions a reader can check; a link by similarity is a candidate
 (docs/canonicalization.md gives its measured precision, and ``links/recheck.py``
 puts such links to a judge later).
 """
@@ -67,12 +68,13 @@ class Placer:
     """Places nodes into the sidecar's partitions and records the links in a Plan.
 
     ``texts`` maps every hub and pending IRI to its text (the guards read them);
-    ``exact`` maps (type, text) to the hub that already holds that exact text.
+    ``exact`` maps (type, text) to the hub that already holds that exact text;
+    ``judged`` maps (type, text, hub) to the judge that found the text the same as the hub's.
     """
 
     def __init__(self, sidecar: Sidecar, settings: CanonicalizeSettings, policies: Mapping[str, str], iris: IriScheme,
                  texts: MutableMapping[str, str], exact: MutableMapping[tuple[str, str], str],
-                 adjudicate: Adjudicate | None = None) -> None:
+                 adjudicate: Adjudicate | None = None, judged: MutableMapping[tuple[str, str, str], str] | None = None) -> None:
         self.sidecar = sidecar
         self.settings = settings
         self.policies = policies
@@ -80,16 +82,17 @@ class Placer:
         self.texts = texts
         self.exact = exact
         self.adjudicate = adjudicate
+        self.judged = judged if judged is not None else {}
 
     def place(self, row: NodeRow, vector: np.ndarray, plan: Plan, duplicates: Sequence[NodeRow] = ()) -> None:
         """Place ``row``; ``duplicates`` (same type and text, same paper, cautious types only) follow it."""
         policy = self.policies[row.type]
         hub = self._exact_hub(row, policy)
         if hub is not None:
-            basis = self._same_text_basis(row.text, hub, CG.similarity)
+            basis, judge = self._same_text_basis(row.type, row.text, hub)
             for member in (row, *duplicates):
                 plan.exact += 1
-                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, basis)
+                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, basis, judge)
             return
         linked = len(plan.links)
         self._search(row, vector, policy, plan, len(duplicates))
@@ -97,7 +100,7 @@ class Placer:
             own = plan.links[linked]  # the row's own link comes first, whether it joined or founded the hub
             for member in duplicates:
                 plan.exact += 1
-                self._link(member.node, member.graph, member.type, member.text, own.hub, 1.0, policy, plan, own.basis)
+                self._link(member.node, member.graph, member.type, member.text, own.hub, 1.0, policy, plan, own.basis, own.judge)
         else:
             pending = self.sidecar.partition("pending", row.type)
             for member in duplicates:
@@ -127,10 +130,14 @@ class Placer:
             return None
         return hub
 
-    def _same_text_basis(self, text: str, hub: str, otherwise: NamedNode) -> NamedNode:
-        """cg:exactText when ``text`` is the hub's own text; ``otherwise`` for the text of a member that joined
-        it on another basis (a text found in the exact-text map through a similarity link is no more than that)."""
-        return CG.exactText if self.texts.get(hub) == text else otherwise
+    def _same_text_basis(self, type_iri: str, text: str, hub: str) -> tuple[NamedNode, str | None]:
+        """The basis (and judge) of a link by the exact-text map: cg:exactText when ``text`` is the hub's own text;
+        cg:judged when a judge found this text the same as the hub's; else cg:similarity, since a text that a
+        similarity link brought in is no closer to the hub than that link."""
+        if self.texts.get(hub) == text:
+            return CG.exactText, None
+        judge = self.judged.get((type_iri, text, hub))
+        return (CG.judged, judge) if judge is not None else (CG.similarity, None)
 
     def _apart(self, policy: str) -> bool:
         """Whether two nodes of one paper stay out of each other's hub unless their texts are the same."""
@@ -184,12 +191,15 @@ class Placer:
             self._link(NamedNode(iri), NamedNode(graph), row.type, self.texts.pop(iri), hub, similarity, policy, plan, basis)
 
     def _link(self, node: NamedNode, graph: NamedNode, type_iri: str, text: str, hub: NamedNode, similarity: float,
-              policy: str, plan: Plan, basis: NamedNode) -> None:
+              policy: str, plan: Plan, basis: NamedNode, judge: str | None = None) -> None:
         """Record the link; ``basis`` says how it was decided (cg:exactText for the hub's own text, the
-        founder's, and exact duplicates)."""
-        judge = self.adjudicate.name if basis == CG.judged and self.adjudicate is not None else None
+        founder's, and exact duplicates); a judged link names ``judge``, by default this run's."""
+        if basis == CG.judged and judge is None and self.adjudicate is not None:
+            judge = self.adjudicate.name
         plan.links.append(Link(node, graph, hub, similarity, LINK_PREDICATES[policy], type_iri, text, policy, basis, judge))
         self.exact.setdefault((type_iri, text), hub.value)
+        if basis == CG.judged and judge is not None:
+            self.judged.setdefault((type_iri, text, hub.value), judge)
         hubs = self.sidecar.partition("hub", type_iri)
         if graph.value not in hubs.graphs_of(hub.value):
             hubs.add(hub.value, hubs.vector(hub.value), (*hubs.graphs_of(hub.value), graph.value))
