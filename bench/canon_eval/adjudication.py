@@ -100,14 +100,16 @@ def _simulated_judge(gold: Gold, rate: float, seed: int) -> Iterator[tuple[LLMAd
 
 
 def placed_with_judge(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], threshold: Callable[[str], float],
-                      band: Callable[[str], tuple[float, float] | None], judge: Adjudicate, seed: int = 0) -> tuple[np.ndarray, int]:
+                      band: Callable[[str], tuple[float, float] | None], judge: Adjudicate, seed: int = 0,
+                      vetoes: frozenset[str] | None = None) -> tuple[np.ndarray, int]:
     """Per pair, whether the canonicalizer puts both texts under one CANON_ node when ``judge`` decides
-    each cautious type's band (guards on); and how many questions the judge was asked."""
+    each cautious type's band (guards on; ``vetoes``, default all, are those that reject); and how many
+    questions the judge was asked."""
     placed = np.zeros(len(pairs), dtype=bool)
     questions = 0
     for name in sorted({p.type for p in pairs if p.type in CAUTIOUS}):
         texts = sorted({t for p in pairs if p.type == name for t in (p.a, p.b)})
-        placement = place_texts(name, texts, vectors, threshold(name), True, seed, band(name), judge)
+        placement = place_texts(name, texts, vectors, threshold(name), True, seed, band(name), judge, vetoes)
         questions += placement.adjudicated
         for index, pair in enumerate(pairs):
             if pair.type == name:

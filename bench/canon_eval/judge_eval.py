@@ -4,11 +4,14 @@ No language model can be reached where claimgraph is developed, so no judge has 
 there; this makes the measurement one command for whoever has an OpenAI-compatible endpoint:
 
     HF_HUB_OFFLINE=1 python -m bench.canon_eval.judge_eval --model MODEL [--base-url URL] [--config FILE]
-        [--set arche_real --set heldout6 ...] [--cache DIR] [--json out.json]
+        [--set arche_real --set heldout6 ...] [--vetoes polarity,numbers] [--floor 0.75] [--cache DIR] [--json out.json]
 
 The judge is ``LLMAdjudicator`` built from the LLM settings the CLI reads (config file, then
 environment, then these flags), asking prompts/canonical/adjudicate.md; its response cache makes a
-rerun free. The bands and thresholds are the discourse profile's. For the cautious pairs of each set:
+rerun free. The bands, thresholds and vetoes are the discourse profile's, unless ``--vetoes`` names
+the guards that still veto (``none`` for no guard) and ``--floor`` moves the low end of every band:
+``python -m bench.canon_eval.veto_caps`` shows what each choice lets reach the judge. For the
+cautious pairs of each set:
 
 - cosine at the profile's threshold, and the full policy without a judge (the guards as well):
   the product's default;
@@ -27,6 +30,7 @@ the product, and the count is reported.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -35,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from claimgraph.canonical.embeddings import make_embedder
-from claimgraph.canonical.guards.check import check_pair
+from claimgraph.canonical.guards.check import GUARDS, check_pair
 from claimgraph.canonical.links.adjudicate import LLMAdjudicator
 from claimgraph.canonical.settings import CanonicalizeSettings, load_settings
 from claimgraph.llm.config import load_config
@@ -70,6 +74,29 @@ def labelled_set(name: str, corpus: Path | None) -> list[Pair]:
     return sets[name]
 
 
+def judge_settings(vetoes: str | None = None, floor: float | None = None) -> CanonicalizeSettings:
+    """The discourse profile's settings; ``vetoes`` (comma-separated guard names, or ``none``) replaces the
+    guards that veto, ``floor`` the low end of every band."""
+    settings = load_settings(load_profile("discourse"))
+    if vetoes is not None:
+        names = frozenset() if vetoes == "none" else frozenset(name.strip() for name in vetoes.split(",") if name.strip())
+        unknown = sorted(names - set(GUARDS))
+        if unknown:
+            raise SystemExit(f"--vetoes: no guard named {unknown[0]!r}; the guards are {', '.join(GUARDS)} (or none)")
+        settings = dataclasses.replace(settings, vetoes=names)
+    if floor is not None:
+        if not 0.0 < floor < 1.0:
+            raise SystemExit(f"--floor {floor}: a cosine between 0 and 1 is needed")
+        bands = {name: (floor, max(high, floor)) for name, (_, high) in settings.adjudicate.items()}
+        settings = dataclasses.replace(settings, adjudicate=bands)
+    return settings
+
+
+def allowed_by_vetoes(fired: Sequence[set[str]], settings: CanonicalizeSettings) -> np.ndarray:
+    """Per pair, whether no vetoing guard objects (every pair when the guards are off)."""
+    return np.array([not settings.guards or not (names & settings.vetoes) for names in fired], dtype=bool)
+
+
 def ask_every_pair(pairs: Sequence[Pair], judge: Callable[[str, str, str], bool]) -> np.ndarray:
     """The judge's verdict on each pair."""
     return np.array([judge(p.a, p.b, p.type) for p in pairs], dtype=bool)
@@ -100,12 +127,13 @@ def measure(pairs: Sequence[Pair], vectors: dict[str, np.ndarray], judge: LLMAdj
     chosen = [p for p in pairs if p.type in CAUTIOUS]
     cosine = np.array([float(vectors[p.a] @ vectors[p.b]) for p in chosen])
     verdicts = [check_pair(p.a, p.b) for p in chosen]
-    allowed = np.array([v.compatible for v in verdicts], dtype=bool)
+    allowed = allowed_by_vetoes([v.fired() for v in verdicts], settings)
     asked = len(judge.decisions)
     answers = ask_every_pair(chosen, judge)
     replies = [d.answer for d in judge.decisions[asked:]]
     joined = pairwise_policies(chosen, cosine, allowed, answers, settings)
-    joined[POLICIES[4]], questions = placed_with_judge(chosen, vectors, settings.threshold, settings.band, judge, seed)
+    joined[POLICIES[4]], questions = placed_with_judge(chosen, vectors, settings.threshold, settings.band, judge, seed,
+                                                             settings.vetoes)
     same = np.array([p.same for p in chosen], dtype=bool)
     sure = np.array(["(unsure)" not in p.detail for p in chosen], dtype=bool)
     return {
@@ -140,6 +168,9 @@ def main() -> None:
     parser.add_argument("--config", type=Path, help="an LLM settings file (the CLI's [llm] table)")
     parser.add_argument("--cache", type=Path, help="the response cache folder (default: the LLM settings')")
     parser.add_argument("--set", dest="sets", action="append", help=f"a labelled set, repeatable (default: {', '.join(DEFAULT_SETS)})")
+    parser.add_argument("--vetoes", help=f"the guards that still veto, comma-separated ({', '.join(GUARDS)}) or none "
+                                         "(default: the profile's)")
+    parser.add_argument("--floor", type=float, help="the low end of every band (default: the profile's)")
     parser.add_argument("--seed", type=int, default=0, help="the arrival order of the canonicalizer run")
     parser.add_argument("--json", type=Path, help="every figure and the judge's answer to each pair, as JSON")
     args = parser.parse_args()
@@ -149,7 +180,7 @@ def main() -> None:
     sets = {name: labelled_set(name, corpus) for name in args.sets or DEFAULT_SETS}
     texts = sorted({t for pairs in sets.values() for p in pairs for t in (p.a, p.b)})
     vectors = dict(zip(texts, make_embedder().embed(texts)))
-    settings = load_settings(load_profile("discourse"))
+    settings = judge_settings(args.vetoes, args.floor)
     judge = LLMAdjudicator(config)
     try:
         reports = {name: measure(pairs, vectors, judge, settings, args.seed) for name, pairs in sets.items()}
@@ -161,7 +192,9 @@ def main() -> None:
     print(f"\njudge {judge.name}: {counters.calls} calls, {counters.cache_hits} cache hits, {judge.failures} failed "
           f"(counted as DIFFERENT), {counters.prompt_tokens} prompt and {counters.completion_tokens} completion tokens")
     if args.json:
-        args.json.write_text(json.dumps({"judge": judge.name, "calls": counters.as_dict(), "failures": judge.failures,
+        args.json.write_text(json.dumps({"judge": judge.name, "vetoes": sorted(settings.vetoes),
+                                         "bands": {name: list(band) for name, band in settings.adjudicate.items()},
+                                         "calls": counters.as_dict(), "failures": judge.failures,
                                          "sets": reports}, indent=1), encoding="utf-8")
 
 

@@ -3,13 +3,16 @@ local HTTP server plays the judge, and the figures follow its answers, not the l
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from bench.canon_eval.adjudication import SimulatedAdjudicatorRule, gold_oracle
 from bench.canon_eval.build import Pair
-from bench.canon_eval.judge_eval import POLICIES, measure, pairwise_policies
+from bench.canon_eval.judge_eval import POLICIES, judge_settings, measure, pairwise_policies
 from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.guards.check import GUARDS
 from claimgraph.canonical.links.adjudicate import LLMAdjudicator
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.testing.fake_llm import error
@@ -77,3 +80,25 @@ def test_the_band_policy_asks_the_judge_only_between_low_and_high() -> None:
     assert joined[POLICIES[3]].tolist() == [True, True, False, False]  # above the band; asked; below; vetoed
     assert joined[POLICIES[0]].tolist() == [True, False, False, False]
     assert joined[POLICIES[2]].tolist() == says_same.tolist()
+
+
+def test_vetoes_and_floor_replace_the_profiles_and_a_wrong_name_is_refused() -> None:
+    settings = judge_settings("polarity, numbers", 0.7)
+    assert settings.vetoes == {"polarity", "numbers"}
+    assert settings.band("Claim") == (0.7, 1.0) and settings.band("Viewpoint") == (0.7, 1.0)
+    assert judge_settings("none").vetoes == frozenset()
+    assert judge_settings().vetoes == set(GUARDS) and judge_settings().band("Claim") == (0.81, 1.0)
+    with pytest.raises(SystemExit, match="no guard named 'polarty'"):
+        judge_settings("polarty")
+
+
+def test_only_the_vetoing_guards_stop_a_pair_before_the_judge(fake_llm, llm_config, vectors) -> None:
+    """With the scope guard not vetoing, the scope pair reaches a judge that always says SAME; the negation
+    pair is still stopped by the polarity guard."""
+    server = fake_llm({"": ["SAME"]})
+    judge = LLMAdjudicator(llm_config(server))
+    try:
+        report = measure(PAIRS, vectors, judge, dataclasses.replace(SETTINGS, vetoes=frozenset({"polarity"})))
+    finally:
+        judge.close()
+    assert report["policies"]["guards, then the judge in the band"]["false_accepts"] == {"negation": "0/1", "scope": "1/1"}
