@@ -94,10 +94,11 @@ class Canonicalizer:
         self.texts: dict[str, str] = {}
         self.exact: dict[tuple[str, str], str] = {}
         self.judged: dict[tuple[str, str, str], str] = {}
+        self.apart: set[tuple[str, str, str]] = set()
         self.fingerprint = Fingerprint()
         self.sidecar = self._open(force_rebuild=rebuild)
         self.placer = Placer(self.sidecar, self.settings, self.policies, self.iris, self.texts, self.exact, adjudicate,
-                             self.judged)
+                             self.judged, self.apart)
         self._saved_at = time.monotonic()
 
     @contextmanager
@@ -136,11 +137,14 @@ class Canonicalizer:
             return self.build(state)
 
     def _remember(self, state: StoreState) -> None:
-        """The texts the guards compare (hubs, unattached nodes) and the exact-text map, from the store."""
+        """The texts the guards compare (hubs, unattached nodes), the exact-text map and the texts held apart
+        from a hub, from the store."""
         for hub in state.hubs:
             self.texts[hub.hub.value] = hub.text
             self.exact.setdefault((hub.type, hub.text), hub.hub.value)
         for row in state.rows:
+            if row.apart is not None:
+                self.apart.add((row.type, row.text, row.apart.value))
             if row.hub is not None:
                 self.exact.setdefault((row.type, row.text), row.hub.value)
             elif row.apart is None:

@@ -78,6 +78,19 @@ def test_different_undoes_the_link_and_holds_the_node_apart(linked, fake_llm, ll
     assert notes and notes[0]["by"] == "recheck" and "DIFFERENT" in notes[0]["reason"]
 
 
+def test_a_later_copy_of_a_text_the_judge_turned_away_does_not_join_that_hub(linked, texts, load_claims, fake_llm, llm_config,
+                                                                              tmp_path: Path) -> None:
+    """DIFFERENT is a verdict about a's text and that hub: c, with a's text, is not linked there by cosine again,
+    while d, with the hub's own text, still joins it."""
+    store, iris = linked
+    _recheck(store, iris, fake_llm({"": ["DIFFERENT"]}), llm_config)
+    load_claims(store, iris, {"c": texts["a"], "d": texts["b"]})
+    summary = canonicalize_papers(Context(store, iris), ["c", "d"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                  settings=NO_JUDGE)
+    assert _bases(store) == {"b": "exactText", "d": "exactText"}
+    assert summary.unattached == 1
+
+
 @pytest.mark.parametrize("reply", [error(500), "Perhaps; they overlap."], ids=["failed call", "unclear answer"])
 def test_a_judge_that_cannot_answer_leaves_the_link_as_it_was(linked, fake_llm, llm_config, reply) -> None:
     store, iris = linked

@@ -65,6 +65,20 @@ def test_an_unmerged_node_is_not_linked_again_by_later_runs(three_papers, iris, 
     assert iris.node("d", "claim", "1").value in linked and member.value not in linked
 
 
+def test_a_copy_of_an_unmerged_text_is_not_linked_to_that_hub_by_similarity(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    """a joined b's hub by cosine and was unmerged; c, with a's text, is kept out of that hub too (the verdict was
+    about that text and that hub), unlike a copy of the hub's own text (the test above)."""
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    settings = CanonicalizeSettings(thresholds={"Claim": 0.5})
+    canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=settings)
+    (hub,) = hubs(store)
+    assert members(store, hub) == {iris.node("a", "claim", "1").value, iris.node("b", "claim", "1").value}
+    unmerge(Context(store, iris), member=iris.node("a", "claim", "1"), reason="a different claim")
+    load_claims(store, iris, {"c": texts["a"]})
+    summary = canonicalize_papers(Context(store, iris), ["c"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=settings)
+    assert members(store, hub) == {iris.node("b", "claim", "1").value} and summary.unattached == 1
+
+
 def test_dissolving_a_merge_removes_the_canonical_node_and_every_link(three_papers, iris, shapes_and_rules_hold) -> None:
     store = three_papers
     (merge,) = [h for h in hubs(store) if "CANON_Factor_" in h]

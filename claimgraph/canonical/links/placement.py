@@ -69,12 +69,16 @@ class Placer:
 
     ``texts`` maps every hub and pending IRI to its text (the guards read them);
     ``exact`` maps (type, text) to the hub that already holds that exact text;
-    ``judged`` maps (type, text, hub) to the judge that found the text the same as the hub's.
+    ``judged`` maps (type, text, hub) to the judge that found the text the same as the hub's;
+    ``apart`` holds the (type, text, hub) of nodes held apart from a hub (an unmerge, or a judge's
+    DIFFERENT on recheck): that verdict holds for every copy of the text, which never joins that hub
+    by similarity or by the exact-text map (only a text that is the hub's own still joins it).
     """
 
     def __init__(self, sidecar: Sidecar, settings: CanonicalizeSettings, policies: Mapping[str, str], iris: IriScheme,
                  texts: MutableMapping[str, str], exact: MutableMapping[tuple[str, str], str],
-                 adjudicate: Adjudicate | None = None, judged: MutableMapping[tuple[str, str, str], str] | None = None) -> None:
+                 adjudicate: Adjudicate | None = None, judged: MutableMapping[tuple[str, str, str], str] | None = None,
+                 apart: set[tuple[str, str, str]] | None = None) -> None:
         self.sidecar = sidecar
         self.settings = settings
         self.policies = policies
@@ -83,6 +87,7 @@ class Placer:
         self.exact = exact
         self.adjudicate = adjudicate
         self.judged = judged if judged is not None else {}
+        self.apart = apart if apart is not None else set()
 
     def place(self, row: NodeRow, vector: np.ndarray, plan: Plan, duplicates: Sequence[NodeRow] = ()) -> None:
         """Place ``row``; ``duplicates`` (same type and text, same paper, cautious types only) follow it."""
@@ -114,7 +119,7 @@ class Placer:
         for hit in hubs.search(vector, self.settings.candidates, self.settings.ef_search):
             if hit.similarity < low - 1e-9:
                 break
-            if self._apart(policy) and row.graph.value in hubs.graphs_of(hit.iri):
+            if (self._apart(policy) and row.graph.value in hubs.graphs_of(hit.iri)) or self._held_apart(row, hit.iri):
                 continue
             basis = self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan)
             if basis is not None:
@@ -124,11 +129,15 @@ class Placer:
 
     def _exact_hub(self, row: NodeRow, policy: str) -> str | None:
         hub = self.exact.get((row.type, row.text))
-        if hub is None or not self.sidecar.has("hub", row.type, hub):
+        if hub is None or not self.sidecar.has("hub", row.type, hub) or self._held_apart(row, hub):
             return None
         if policy == "aggressive" and row.graph.value in self.sidecar.partition("hub", row.type).graphs_of(hub):
             return None
         return hub
+
+    def _held_apart(self, row: NodeRow, hub: str) -> bool:
+        """Whether a node with this text was held apart from ``hub``, and the text is not the hub's own."""
+        return (row.type, row.text, hub) in self.apart and self.texts.get(hub) != row.text
 
     def _same_text_basis(self, type_iri: str, text: str, hub: str) -> tuple[NamedNode, str | None]:
         """The basis (and judge) of a link by the exact-text map: cg:exactText when ``text`` is the hub's own text;
