@@ -41,7 +41,7 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.canonical.embeddings import Embedder, make_embedder
 from claimgraph.canonical.index.embedding_cache import EmbeddingCache
-from claimgraph.canonical.links.placement import Adjudicate, Placer
+from claimgraph.canonical.links.placement import Adjudicate, Placer, apart_pairs
 from claimgraph.canonical.links.state import Fingerprint, NodeRow, StoreState, node_rows, paper_item, read_store_state
 from claimgraph.canonical.links.writes import hub_triples, link_triples
 from claimgraph.canonical.plan import CanonicalizeSummary, Plan
@@ -94,7 +94,7 @@ class Canonicalizer:
         self.texts: dict[str, str] = {}
         self.exact: dict[tuple[str, str], str] = {}
         self.judged: dict[tuple[str, str, str], str] = {}
-        self.apart: set[tuple[str, str, str]] = set()
+        self.apart: set[tuple[str, frozenset[str]]] = set()
         self.fingerprint = Fingerprint()
         self.sidecar = self._open(force_rebuild=rebuild)
         self.placer = Placer(self.sidecar, self.settings, self.policies, self.iris, self.texts, self.exact, adjudicate,
@@ -137,14 +137,13 @@ class Canonicalizer:
             return self.build(state)
 
     def _remember(self, state: StoreState) -> None:
-        """The texts the guards compare (hubs, unattached nodes), the exact-text map and the texts held apart
-        from a hub, from the store."""
+        """The texts the guards compare (hubs, unattached nodes), the exact-text map and the text pairs
+        held apart, from the store."""
         for hub in state.hubs:
             self.texts[hub.hub.value] = hub.text
             self.exact.setdefault((hub.type, hub.text), hub.hub.value)
+        self.apart.update(apart_pairs(state.rows, state.hubs))
         for row in state.rows:
-            if row.apart is not None:
-                self.apart.add((row.type, row.text, row.apart.value))
             if row.hub is not None:
                 self.exact.setdefault((row.type, row.text), row.hub.value)
             elif row.apart is None:

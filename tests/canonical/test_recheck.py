@@ -91,6 +91,20 @@ def test_a_later_copy_of_a_text_the_judge_turned_away_does_not_join_that_hub(lin
     assert summary.unattached == 1
 
 
+def test_a_copy_that_joined_through_the_exact_text_map_is_asked_and_undone_with_its_original(
+        texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path) -> None:
+    """c has a's text and joined through the exact-text map: its link carries a's cosine to the hub, not 1, so
+    a band below 1 puts it to the judge as well, and DIFFERENT undoes both."""
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"], "c": texts["a"]})
+    canonicalize_papers(Context(store, iris), list("abc"), sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=NO_JUDGE)
+    cosines = {row["member"].value: row["similarity"].value for row in store.select(read_named_query("hub-members"))}
+    assert cosines[iris.node("c", "claim", "1").value] == cosines[iris.node("a", "claim", "1").value] != "1"
+    narrow = CanonicalizeSettings(thresholds={"Claim": 0.95}, adjudicate={"Claim": (0.5, 0.95)})
+    summary = _recheck(store, iris, fake_llm({"": ["DIFFERENT"]}), llm_config, settings=narrow)
+    assert (summary.asked, len(summary.undone), summary.outside_band) == (2, 2, 0)
+    assert _bases(store) == {"b": "exactText"}
+
+
 @pytest.mark.parametrize("reply", [error(500), "Perhaps; they overlap."], ids=["failed call", "unclear answer"])
 def test_a_judge_that_cannot_answer_leaves_the_link_as_it_was(linked, fake_llm, llm_config, reply) -> None:
     store, iris = linked

@@ -79,6 +79,39 @@ def test_a_copy_of_an_unmerged_text_is_not_linked_to_that_hub_by_similarity(text
     assert members(store, hub) == {iris.node("b", "claim", "1").value} and summary.unattached == 1
 
 
+def test_the_texts_of_a_dissolved_hub_never_meet_again_by_similarity(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    """Dissolving a hub says its members differ; the hub's text goes with it, but the members' texts stay
+    apart: later copies of a's and b's texts do not found a hub together."""
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    settings = CanonicalizeSettings(thresholds={"Claim": 0.5})
+    canonicalize_papers(Context(store, iris), ["a", "b"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=settings)
+    (hub,) = hubs(store)
+    unmerge(Context(store, iris), hub=NamedNode(hub), reason="a and b are different claims")
+    load_claims(store, iris, {"c": texts["a"], "d": texts["b"]})
+    summary = canonicalize_papers(Context(store, iris), ["c", "d"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                  settings=settings)
+    assert hubs(store) == {} and summary.unattached == 2
+
+
+def test_a_copy_of_an_unmerged_text_does_not_reach_the_hub_text_through_a_new_hub(store, iris, discourse_paper,
+                                                                                  tmp_path: Path) -> None:
+    """a ("smoking habit") was unmerged from b's merge ("smoking habits"); c has a's text. Paper e has two nodes
+    with b's text: one joins b's merge, the other cannot (two nodes of one paper never merge) and founds a new
+    merge with that text, which c must not join."""
+    def run(paper: str, **factors: tuple[str, float]) -> None:
+        store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, factors))
+        canonicalize_papers(Context(store, iris), [paper], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(), settings=LOW)
+
+    run("a", x=("smoking habit", 0.9))
+    run("b", z=("smoking habits", 0.9))
+    unmerge(Context(store, iris), member=iris.node("a", "factor", "x"), reason="a habit is not habits")
+    run("c", x=("smoking habit", 0.9))
+    run("e", z1=("smoking habits", 0.9), z2=("smoking habits", 0.8))
+    linked = {row["member"].value for row in store.select(read_named_query("hub-members"))}
+    assert iris.node("c", "factor", "x").value not in linked
+    assert iris.node("e", "factor", "z1").value in linked
+
+
 def test_dissolving_a_merge_removes_the_canonical_node_and_every_link(three_papers, iris, shapes_and_rules_hold) -> None:
     store = three_papers
     (merge,) = [h for h in hubs(store) if "CANON_Factor_" in h]

@@ -37,12 +37,13 @@ puts such links to a judge later).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from typing import Protocol
 
 import numpy as np
 from pyoxigraph import NamedNode
 
+from claimgraph.canonical.embeddings import normalize_rows
 from claimgraph.canonical.guards.check import check_pair
 from claimgraph.canonical.links.state import HubRow, NodeRow
 from claimgraph.canonical.links.writes import LINK_PREDICATES
@@ -64,21 +65,38 @@ class Adjudicate(Protocol):
         """Whether texts ``a`` and ``b`` of the class ``type_name`` (a local name) state the same thing."""
 
 
+def apart_pairs(rows: Iterable[NodeRow], hubs: Iterable[HubRow]) -> set[tuple[str, frozenset[str]]]:
+    """The text pairs that held-apart verdicts keep apart, per type: each held-apart node's text and its hub's
+    text, and the texts of nodes held apart from one hub, pairwise (a dissolved hub's members, whose hub text
+    is gone with it). Identical texts are never paired: the same words are not a verdict's subject."""
+    hub_texts = {hub.hub.value: hub.text for hub in hubs}
+    held: dict[tuple[str, str], set[str]] = {}
+    for row in rows:
+        if row.apart is not None:
+            held.setdefault((row.type, row.apart.value), set()).add(row.text)
+    pairs: set[tuple[str, frozenset[str]]] = set()
+    for (type_iri, hub), texts in held.items():
+        group = texts | ({hub_texts[hub]} if hub in hub_texts else set())
+        pairs.update((type_iri, frozenset((a, b))) for a in group for b in group if a < b)
+    return pairs
+
+
 class Placer:
     """Places nodes into the sidecar's partitions and records the links in a Plan.
 
     ``texts`` maps every hub and pending IRI to its text (the guards read them);
     ``exact`` maps (type, text) to the hub that already holds that exact text;
     ``judged`` maps (type, text, hub) to the judge that found the text the same as the hub's;
-    ``apart`` holds the (type, text, hub) of nodes held apart from a hub (an unmerge, or a judge's
-    DIFFERENT on recheck): that verdict holds for every copy of the text, which never joins that hub
-    by similarity or by the exact-text map (only a text that is the hub's own still joins it).
+    ``apart`` holds (type, {text, text}) pairs that a verdict keeps apart (an unmerge, or a judge's
+    DIFFERENT on recheck: see ``apart_pairs``); texts so paired never meet by similarity, in a hub
+    or as pending peers, whichever nodes carry them. A copy of a text still follows a copy that
+    stayed in a hub (the exact-text map): the verdict was about one node.
     """
 
     def __init__(self, sidecar: Sidecar, settings: CanonicalizeSettings, policies: Mapping[str, str], iris: IriScheme,
                  texts: MutableMapping[str, str], exact: MutableMapping[tuple[str, str], str],
                  adjudicate: Adjudicate | None = None, judged: MutableMapping[tuple[str, str, str], str] | None = None,
-                 apart: set[tuple[str, str, str]] | None = None) -> None:
+                 apart: set[tuple[str, frozenset[str]]] | None = None) -> None:
         self.sidecar = sidecar
         self.settings = settings
         self.policies = policies
@@ -95,9 +113,11 @@ class Placer:
         hub = self._exact_hub(row, policy)
         if hub is not None:
             basis, judge = self._same_text_basis(row.type, row.text, hub)
+            similarity = 1.0 if basis == CG.exactText else self._cosine(vector, row.type, hub)
             for member in (row, *duplicates):
                 plan.exact += 1
-                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), 1.0, policy, plan, basis, judge)
+                self._link(member.node, member.graph, member.type, member.text, NamedNode(hub), similarity, policy, plan, basis,
+                           judge)
             return
         linked = len(plan.links)
         self._search(row, vector, policy, plan, len(duplicates))
@@ -129,15 +149,20 @@ class Placer:
 
     def _exact_hub(self, row: NodeRow, policy: str) -> str | None:
         hub = self.exact.get((row.type, row.text))
-        if hub is None or not self.sidecar.has("hub", row.type, hub) or self._held_apart(row, hub):
+        if hub is None or not self.sidecar.has("hub", row.type, hub):
             return None
         if policy == "aggressive" and row.graph.value in self.sidecar.partition("hub", row.type).graphs_of(hub):
             return None
         return hub
 
-    def _held_apart(self, row: NodeRow, hub: str) -> bool:
-        """Whether a node with this text was held apart from ``hub``, and the text is not the hub's own."""
-        return (row.type, row.text, hub) in self.apart and self.texts.get(hub) != row.text
+    def _held_apart(self, row: NodeRow, other: str) -> bool:
+        """Whether a verdict keeps ``row``'s text apart from the text of ``other`` (a hub or a pending node)."""
+        text = self.texts.get(other)
+        return text is not None and text != row.text and (row.type, frozenset((row.text, text))) in self.apart
+
+    def _cosine(self, vector: np.ndarray, type_iri: str, hub: str) -> float:
+        """The cosine of a vector and a hub's fixed vector (both unit length)."""
+        return float(normalize_rows(vector)[0] @ self.sidecar.partition("hub", type_iri).vector(hub))
 
     def _same_text_basis(self, type_iri: str, text: str, hub: str) -> tuple[NamedNode, str | None]:
         """The basis (and judge) of a link by the exact-text map: cg:exactText when ``text`` is the hub's own text;
@@ -180,7 +205,7 @@ class Placer:
             if hit.similarity < low - 1e-9:
                 break
             graph = pending.graphs_of(hit.iri)[0]
-            if hit.iri == row.node.value or (self._apart(policy) and graph in papers):
+            if hit.iri == row.node.value or (self._apart(policy) and graph in papers) or self._held_apart(row, hit.iri):
                 continue
             basis = self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan)
             if basis is not None:
