@@ -115,7 +115,10 @@ class Canonicalizer:
         with self.timed("sparql"):
             state = read_store_state(self.store, self.iris, self.policies)
             judged = self.store.select(read_internal_query("judged-texts"), {"canonical": self.iris.canonical_graph()})
+            different = self.store.select(read_internal_query("judged-different"), {"canonical": self.iris.canonical_graph()})
         self.judged.update({(row["type"].value, row["text"].value, row["hub"].value): row["judge"].value for row in judged})
+        self.apart.update((row["type"].value, frozenset((row["text"].value, row["otherText"].value))) for row in different
+                          if row["text"].value != row["otherText"].value)
         self.fingerprint = Fingerprint([paper_item(p) for p in state.covered] + [r.item() for r in state.rows] + [h.item() for h in state.hubs])
         self._remember(state)
         if self.directory is None:
@@ -272,6 +275,7 @@ class Canonicalizer:
             data[canonical].extend(hub_triples(hub))
         for link in plan.links:
             data[canonical].extend(link_triples(self.iris, link))
+        data[canonical].extend(Triple(node, CG.judgedDifferentFrom, other) for node, other in plan.judged_apart)
         for audit_graph, triples in self._audit(paper_id, plan).items():
             data[audit_graph].extend(triples)
         operations = [insert_data_update(data)]

@@ -36,6 +36,7 @@ class Plan:
     nodes: int = 0
     links: list[Link] = field(default_factory=list)
     new_hubs: list[HubRow] = field(default_factory=list)
+    judged_apart: list[tuple[NamedNode, NamedNode]] = field(default_factory=list)  # (node, hub or node) a judge said DIFFERENT
     unattached: int = 0
     skipped: bool = False
     exact: int = 0          # nodes placed by exact text, without an ANN search

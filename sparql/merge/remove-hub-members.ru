@@ -2,7 +2,9 @@
 # canonical graph in the same request: the CANON_ hubs' cg:memberCount goes down
 # by the paper's members, its links (cg:mentions / skos:exactMatch) and their
 # annotations go, each hub forgets the paper in its provenance, unmerge marks on
-# the paper's nodes go, and hubs left with no member are removed. Linking the new
+# the paper's nodes go, and so do a judge's DIFFERENT verdicts about them (its
+# texts may change), and hubs left with no member are removed with the verdicts
+# that name them. Linking the new
 # graph then counts its members once, and no count ever drifts below 1.
 # A link belongs to the paper its annotation's prov:wasDerivedFrom names.
 # Bind ?graph (the paper graph about to be replaced) and ?canonical.
@@ -43,6 +45,15 @@ WHERE {
   GRAPH ?canonical { ?member cg:heldApartFrom ?hub }
   FILTER(STRSTARTS(STR(?member), CONCAT(STR(?graph), "/")))
 } ;
+
+DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?other } }
+WHERE {
+  GRAPH ?canonical { ?node cg:judgedDifferentFrom ?other }
+  FILTER(STRSTARTS(STR(?node), CONCAT(STR(?graph), "/")) || STRSTARTS(STR(?other), CONCAT(STR(?graph), "/")))
+} ;
+
+DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?hub } }
+WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 . ?node cg:judgedDifferentFrom ?hub } } ;
 
 DELETE { GRAPH ?canonical { ?hub ?p ?o } }
 WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 ; ?p ?o } }

@@ -8,9 +8,12 @@ from pathlib import Path
 from claimgraph.canonical.canonicalizer import canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.links.adjudicate import LLMAdjudicator, adjudication_prompt, read_verdict
+from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
-from claimgraph.rdf.queries import read_named_query
+from claimgraph.rdf.binding import bind
+from claimgraph.rdf.queries import read_named_query, read_sparql
+from claimgraph.rdf.vocab import CG
 
 
 def test_answers_are_read_conservatively() -> None:
@@ -65,3 +68,68 @@ def test_the_prompt_quotes_each_text_once_and_as_written() -> None:
     prompt = adjudication_prompt(a, b, "Claim")
     assert prompt.count(a) == prompt.count(b) == 1
     assert prompt.index(a) < prompt.index(b) and "as one Claim." in prompt
+
+
+def _judged_apart(store, iris) -> set[tuple[str, str]]:
+    rows = store.select("SELECT ?node ?other WHERE { GRAPH ?g { ?node ?different ?other } }",
+                        {"g": iris.canonical_graph(), "different": CG.judgedDifferentFrom})
+    return {(iris.paper_id_of(row["node"]), iris.paper_id_of(row["other"])) for row in rows}
+
+
+def _place_with(store, iris, papers, llm_config, server, settings, tmp_path: Path, **overrides):
+    judge = LLMAdjudicator(llm_config(server, **overrides))
+    try:
+        return canonicalize_papers(Context(store, iris), papers, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                                   settings=settings, adjudicate=judge)
+    finally:
+        judge.close()
+
+
+def test_a_different_is_kept_and_later_runs_without_a_judge_keep_the_two_texts_apart(
+        band, texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path, shapes_and_rules_hold) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    _place_with(store, iris, ["a", "b"], llm_config, fake_llm({"": ["DIFFERENT"]}), band, tmp_path)
+    assert _judged_apart(store, iris) == {("b", "a")}  # b met a as a pending peer
+    # c carries a's text and d b's; cosine alone at 0.5 would put all four in one hub
+    load_claims(store, iris, {"c": texts["a"], "d": texts["b"]})
+    canonicalize_papers(Context(store, iris), ["c", "d"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                        settings=CanonicalizeSettings(thresholds={"Claim": 0.5}))
+    hub_of = {iris.paper_id_of(row["member"]): row["hub"].value for row in store.select(read_named_query("hub-members"))}
+    assert hub_of["a"] == hub_of["c"] != hub_of["b"] == hub_of["d"]
+    assert shapes_and_rules_hold(store, iris)
+
+
+def test_a_judge_that_could_not_answer_leaves_no_verdict(band, texts, load_claims, store, iris, fake_llm, llm_config,
+                                                         tmp_path: Path) -> None:
+    from claimgraph.testing.fake_llm import error
+
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    summary = _place_with(store, iris, ["a", "b"], llm_config, fake_llm({"": [error(500)]}), band, tmp_path, max_retries=0)
+    assert summary.links == 0 and _judged_apart(store, iris) == set()
+    load_claims(store, iris, {"c": texts["b"]})
+    canonicalize_papers(Context(store, iris), ["c"], sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                        settings=CanonicalizeSettings(thresholds={"Claim": 0.5}))
+    assert {iris.paper_id_of(row["member"]) for row in store.select(read_named_query("hub-members"))} >= {"a", "c"}
+
+
+def test_reingesting_a_paper_drops_the_verdicts_about_its_nodes(band, texts, load_claims, store, iris, fake_llm, llm_config,
+                                                               tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    _place_with(store, iris, ["a", "b"], llm_config, fake_llm({"": ["DIFFERENT"]}), band, tmp_path)
+    assert _judged_apart(store, iris) == {("b", "a")}
+    store.update(bind(read_sparql("merge", "remove-hub-members.ru"), {"graph": iris.paper("a"), "canonical": iris.canonical_graph()}))
+    assert _judged_apart(store, iris) == set()  # the verdict named a's node, whose text may change
+
+
+def test_a_removed_hub_takes_the_verdicts_naming_it_along(band, texts, load_claims, store, iris, fake_llm, llm_config,
+                                                          tmp_path: Path) -> None:
+    from pyoxigraph import NamedNode
+
+    from claimgraph.canonical.links.unmerge import unmerge
+
+    load_claims(store, iris, {"b": texts["b"], "c": texts["b"], "a": texts["a"]})
+    _place_with(store, iris, ["b", "c", "a"], llm_config, fake_llm({"": ["DIFFERENT"]}), band, tmp_path)
+    (hub,) = {row["hub"].value for row in store.select(read_named_query("hub-members"))}
+    assert _judged_apart(store, iris) == {("a", None)}  # a was judged against the hub b and c founded
+    unmerge(Context(store, iris), hub=NamedNode(hub))
+    assert _judged_apart(store, iris) == set()

@@ -64,6 +64,9 @@ class Adjudicate(Protocol):
     def __call__(self, a: str, b: str, type_name: str, /) -> bool:
         """Whether texts ``a`` and ``b`` of the class ``type_name`` (a local name) state the same thing."""
 
+    def verdict(self, a: str, b: str, type_name: str, /) -> bool | None:
+        """SAME (True), DIFFERENT (False), or None when the judge could not answer (a failed call, an unclear reply)."""
+
 
 def apart_pairs(rows: Iterable[NodeRow], hubs: Iterable[HubRow]) -> set[tuple[str, frozenset[str]]]:
     """The text pairs that held-apart verdicts keep apart, per type: each held-apart node's text and its hub's
@@ -141,7 +144,7 @@ class Placer:
                 break
             if (self._apart(policy) and row.graph.value in hubs.graphs_of(hit.iri)) or self._held_apart(row, hit.iri):
                 continue
-            basis = self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan)
+            basis = self._accept(row, hit.iri, hit.similarity, high, plan)
             if basis is not None:
                 self._link(row.node, row.graph, row.type, row.text, NamedNode(hit.iri), hit.similarity, policy, plan, basis)
                 return
@@ -182,9 +185,12 @@ class Placer:
         threshold = self.settings.threshold(type_iri)
         return band if band else (threshold, threshold)
 
-    def _accept(self, text: str, other: str, similarity: float, high: float, type_iri: str, plan: Plan) -> NamedNode | None:
-        """Whether a candidate above the low threshold joins, and on what basis (``cg:similarity``: cosine and
-        the guards; ``cg:judged``: the judge said SAME): the vetoing guards first, then the judge in the band."""
+    def _accept(self, row: NodeRow, other_iri: str, similarity: float, high: float, plan: Plan) -> NamedNode | None:
+        """Whether ``row`` joins the candidate ``other_iri`` (a hub or a pending node) found above the low threshold,
+        and on what basis (``cg:similarity``: cosine and the guards; ``cg:judged``: the judge said SAME): the
+        vetoing guards first, then the judge in the band. A DIFFERENT is kept as a verdict (``plan.judged_apart``);
+        an answer the judge could not give keeps the two apart in this run only."""
+        text, other = row.text, self.texts[other_iri]
         if text == other:
             return CG.exactText
         if self.settings.guards and check_pair(text, other).fired() & self.settings.vetoes:
@@ -192,9 +198,12 @@ class Placer:
             return None
         if similarity >= high - 1e-9 or self.adjudicate is None:
             return CG.similarity
-        same = self.adjudicate(text, other, local_name(type_iri))
-        plan.adjudicated["same" if same else "different"] += 1
-        return CG.judged if same else None
+        answer = self.adjudicate.verdict(text, other, local_name(row.type))
+        plan.adjudicated["same" if answer else "different"] += 1
+        if answer is False:
+            plan.judged_apart.append((row.node, NamedNode(other_iri)))
+            self.apart.add((row.type, frozenset((text, other))))
+        return CG.judged if answer else None
 
     def _join_peers(self, row: NodeRow, vector: np.ndarray, policy: str, low: float, high: float, plan: Plan,
                     duplicates: int) -> None:
@@ -207,7 +216,7 @@ class Placer:
             graph = pending.graphs_of(hit.iri)[0]
             if hit.iri == row.node.value or (self._apart(policy) and graph in papers) or self._held_apart(row, hit.iri):
                 continue
-            basis = self._accept(row.text, self.texts[hit.iri], hit.similarity, high, row.type, plan)
+            basis = self._accept(row, hit.iri, hit.similarity, high, plan)
             if basis is not None:
                 peers.append((hit.iri, graph, hit.similarity, basis))
                 papers.add(graph)
