@@ -117,10 +117,9 @@ class Canonicalizer:
             judged = self.store.select(read_internal_query("judged-texts"), {"canonical": self.iris.canonical_graph()})
             different = self.store.select(read_internal_query("judged-different"), {"canonical": self.iris.canonical_graph()})
         self.judged.update({(row["type"].value, row["text"].value, row["hub"].value): row["judge"].value for row in judged})
-        self.apart.update((row["type"].value, frozenset((row["text"].value, row["otherText"].value))) for row in different
-                          if row["text"].value != row["otherText"].value)
         self.fingerprint = Fingerprint([paper_item(p) for p in state.covered] + [r.item() for r in state.rows] + [h.item() for h in state.hubs])
         self._remember(state)
+        self.apart.update(apart_pairs(state.rows, state.hubs, [(row["node"].value, row["other"].value) for row in different]))
         if self.directory is None:
             self.summary.rebuilt = "in-memory store: the sidecar is not persisted"
             return self.build(state)
@@ -140,12 +139,10 @@ class Canonicalizer:
             return self.build(state)
 
     def _remember(self, state: StoreState) -> None:
-        """The texts the guards compare (hubs, unattached nodes), the exact-text map and the text pairs
-        held apart, from the store."""
+        """The texts the guards compare (hubs, unattached nodes) and the exact-text map, from the store."""
         for hub in state.hubs:
             self.texts[hub.hub.value] = hub.text
             self.exact.setdefault((hub.type, hub.text), hub.hub.value)
-        self.apart.update(apart_pairs(state.rows, state.hubs))
         for row in state.rows:
             if row.hub is not None:
                 self.exact.setdefault((row.type, row.text), row.hub.value)

@@ -68,10 +68,16 @@ class Adjudicate(Protocol):
         """SAME (True), DIFFERENT (False), or None when the judge could not answer (a failed call, an unclear reply)."""
 
 
-def apart_pairs(rows: Iterable[NodeRow], hubs: Iterable[HubRow]) -> set[tuple[str, frozenset[str]]]:
-    """The text pairs that held-apart verdicts keep apart, per type: each held-apart node's text and its hub's
-    text, and the texts of nodes held apart from one hub, pairwise (a dissolved hub's members, whose hub text
-    is gone with it). Identical texts are never paired: the same words are not a verdict's subject."""
+def apart_pairs(rows: Sequence[NodeRow], hubs: Iterable[HubRow],
+                different: Iterable[tuple[str, str]] = ()) -> set[tuple[str, frozenset[str]]]:
+    """The text pairs that verdicts keep apart, per type:
+
+    - each held-apart node's text and its hub's text, and the texts of nodes held apart from one hub,
+      pairwise (a dissolved hub's members, whose hub text is gone with it);
+    - each (node, other) a judge found ``different`` while placing: the node's text and the other's (a hub's
+      text, or an unattached node's), when both are still known.
+
+    Identical texts are never paired: the same words are not a verdict's subject."""
     hub_texts = {hub.hub.value: hub.text for hub in hubs}
     held: dict[tuple[str, str], set[str]] = {}
     for row in rows:
@@ -81,6 +87,12 @@ def apart_pairs(rows: Iterable[NodeRow], hubs: Iterable[HubRow]) -> set[tuple[st
     for (type_iri, hub), texts in held.items():
         group = texts | ({hub_texts[hub]} if hub in hub_texts else set())
         pairs.update((type_iri, frozenset((a, b))) for a in group for b in group if a < b)
+    node_texts = {row.node.value: row.text for row in rows}
+    node_types = {row.node.value: row.type for row in rows}
+    for node, other in different:
+        text, other_text = node_texts.get(node), hub_texts.get(other, node_texts.get(other))
+        if text is not None and other_text is not None and text != other_text:
+            pairs.add((node_types[node], frozenset((text, other_text))))
     return pairs
 
 
