@@ -172,6 +172,8 @@ class Placer:
 
     def _held_apart(self, row: NodeRow, other: str) -> bool:
         """Whether a verdict keeps ``row``'s text apart from the text of ``other`` (a hub or a pending node)."""
+        if not self.apart:
+            return False
         text = self.texts.get(other)
         return text is not None and text != row.text and (row.type, frozenset((row.text, text))) in self.apart
 
