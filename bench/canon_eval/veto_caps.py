@@ -37,7 +37,7 @@ from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 
 from .build import CAUTIOUS, Pair
-from .judge_eval import allowed_by_vetoes, judge_settings, labelled_set
+from .judge_eval import allowed_by_vetoes, false_accepts, judge_settings, labelled_set
 
 CUE_GUARDS = frozenset({"polarity", "numbers", "direction", "hedge"})  # those that compare explicit cues
 DEFAULT_SETS = ("arche_real", "arche_within_test", "heldout5", "heldout6")  # blind sets
@@ -82,7 +82,6 @@ def caps(pairs: Sequence[Pair], vectors: Mapping[str, np.ndarray], settings: Can
     cosine = np.array([float(vectors[p.a] @ vectors[p.b]) for p in chosen])
     fired = [check_pair(p.a, p.b).fired() for p in chosen]
     same = np.array([p.same for p in chosen], dtype=bool)
-    kinds = sorted({p.kind for p in chosen if not p.same})
     report: dict[str, object] = {"pairs": len(chosen), "same": int(same.sum()), "choices": {}}
     for name, vetoes in choices.items():
         reached = reach_judge(chosen, cosine, fired, dataclasses.replace(settings, vetoes=vetoes))
@@ -91,8 +90,7 @@ def caps(pairs: Sequence[Pair], vectors: Mapping[str, np.ndarray], settings: Can
             "vetoes": sorted(vetoes), "paraphrases_reaching": paraphrases, "negatives_reaching": negatives,
             "recall_cap": paraphrases / int(same.sum()) if same.any() else None,
             "tolerated_false_same": tolerated_false_same(paraphrases, negatives),
-            "negatives_by_kind": {kind: f"{sum(bool(r) for p, r in zip(chosen, reached) if p.kind == kind and not p.same)}/"
-                                        f"{sum(p.kind == kind and not p.same for p in chosen)}" for kind in kinds},
+            "negatives_by_kind": false_accepts(chosen, reached),
             "judge_error": {f"{rate:.2f}": expected_scores(paraphrases, negatives, int(same.sum()), rate) for rate in ERROR_RATES}}
     return report
 
