@@ -41,7 +41,7 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.canonical.embeddings import Embedder, make_embedder
 from claimgraph.canonical.index.embedding_cache import EmbeddingCache
-from claimgraph.canonical.links.placement import Adjudicate, Placer, apart_pairs
+from claimgraph.canonical.links.placement import Adjudicate, Placer, apart_pairs, judged_texts
 from claimgraph.canonical.links.state import Fingerprint, NodeRow, StoreState, node_rows, paper_item, read_store_state
 from claimgraph.canonical.links.writes import hub_triples, link_triples
 from claimgraph.canonical.plan import CanonicalizeSummary, Plan
@@ -114,11 +114,11 @@ class Canonicalizer:
     def _open(self, force_rebuild: bool) -> Sidecar:
         with self.timed("sparql"):
             state = read_store_state(self.store, self.iris, self.policies)
-            judged = self.store.select(read_internal_query("judged-texts"), {"canonical": self.iris.canonical_graph()})
+            judged = self.store.select(read_internal_query("judged-links"), {"canonical": self.iris.canonical_graph()})
             different = self.store.select(read_internal_query("judged-different"), {"canonical": self.iris.canonical_graph()})
-        self.judged.update({(row["type"].value, row["text"].value, row["hub"].value): row["judge"].value for row in judged})
         self.fingerprint = Fingerprint([paper_item(p) for p in state.covered] + [r.item() for r in state.rows] + [h.item() for h in state.hubs])
         self._remember(state)
+        self.judged.update(judged_texts(state.rows, [(row["member"].value, row["hub"].value, row["judge"].value) for row in judged]))
         self.apart.update(apart_pairs(state.rows, state.hubs, [(row["node"].value, row["other"].value) for row in different]))
         if self.directory is None:
             self.summary.rebuilt = "in-memory store: the sidecar is not persisted"

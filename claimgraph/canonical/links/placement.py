@@ -96,6 +96,17 @@ def apart_pairs(rows: Sequence[NodeRow], hubs: Iterable[HubRow],
     return pairs
 
 
+def judged_texts(rows: Sequence[NodeRow], judged: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str, str], str]:
+    """(type, text, hub) -> judge, for each (member, hub, judge) link a judge decided whose member is in ``rows``."""
+    by_node = {row.node.value: row for row in rows}
+    texts: dict[tuple[str, str, str], str] = {}
+    for member, hub, judge in judged:
+        row = by_node.get(member)
+        if row is not None:
+            texts.setdefault((row.type, row.text, hub), judge)
+    return texts
+
+
 class Placer:
     """Places nodes into the sidecar's partitions and records the links in a Plan.
 
