@@ -382,7 +382,7 @@ def reindex(
     it (the cached embeddings are reused)."""
     canonical = {"canonical": ctx.iris.canonical_graph()}
     ctx.store.update(join_updates([bind(read_sparql("merge", name), canonical)
-                                   for name in ("recount-hub-members.ru", "fill-link-bases.ru")]))
+                                   for name in ("recount-hub-members.ru", "remove-empty-hubs.ru", "fill-link-bases.ru")]))
     canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True, progress=progress)
     canonicalizer.save()
     sizes = {name: len(partition) for name, partition in sorted(canonicalizer.sidecar.partitions.items())}

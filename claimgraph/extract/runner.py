@@ -45,12 +45,12 @@ from claimgraph.llm.client import LLMClient, open_client
 from claimgraph.llm.config import LLMConfig
 from claimgraph.loaders.document import Document
 from claimgraph.papers.audit import Activity, SoftwareAgent, now
+from claimgraph.papers.storage import leaving_canonical_graph
 from claimgraph.profile.ontology import extracted_class_names
 from claimgraph.quality.gate import measure_graph
 from claimgraph.quality.repair import PaperRepair
 from claimgraph.quality.validation import validate_graph
-from claimgraph.rdf.binding import bind
-from claimgraph.rdf.queries import read_named_query, read_sparql
+from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG
 
 SHAPE_VIOLATIONS = "shape_violations"
@@ -167,7 +167,7 @@ async def extract_paper(ctx: Context, document: Document, client: LLMClient, max
             activity.generated = sorted((node_iri(iris, pid, n) for n in extraction.nodes.values() if n.step == activity.name), key=str)
     report.residual = extraction_residual(extraction, report.steps)
     outcome = [Triple(paper, CG.residual, Literal(report.residual))] if report.residual else []
-    leaving = bind(read_sparql("merge", "remove-hub-members.ru"), {"graph": paper, "canonical": iris.canonical_graph()}) if stored else ""
+    leaving = leaving_canonical_graph(iris, paper) if stored else ""
     graphs = {paper: [*extraction_triples(extraction, iris, profile, structure), *outcome]}
     await turns.run(store.replace_graphs, graphs, leaving)
     report.colocation = await turns.run(colocation, ctx, paper)

@@ -10,18 +10,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pyoxigraph import NamedNode
+
 from claimgraph.errors import ClaimgraphError
 from claimgraph.loaders.document import Document
 from claimgraph.papers.audit import Activity, activity_triples, now
 from claimgraph.papers.document_graph import document_triples
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.rdf.queries import read_internal_query, read_sparql
+from claimgraph.rdf.queries import join_updates, read_internal_query, read_sparql
 from claimgraph.store import Store
 
 
 class PaperIdTakenError(ClaimgraphError):
     """A document's paper id is already the id of a paper read from another source."""
+
+
+def leaving_canonical_graph(iris: IriScheme, paper: NamedNode) -> str:
+    """The update that takes a paper about to be replaced out of the canonical graph (its links, marks and
+    verdicts), then removes the hubs it leaves empty; run in the request that replaces the paper's graphs."""
+    canonical = iris.canonical_graph()
+    return join_updates([bind(read_sparql("merge", "remove-hub-members.ru"), {"graph": paper, "canonical": canonical}),
+                         bind(read_sparql("merge", "remove-empty-hubs.ru"), {"canonical": canonical})])
 
 
 def stored_source(store: Store, iris: IriScheme, paper_id: str) -> str | None:
@@ -46,6 +56,6 @@ def store_document(store: Store, iris: IriScheme, document: Document, replace: b
     triples = list(dict.fromkeys(document_triples(document, iris)))
     load = Activity("load", f"load {document.format} input", {"triples": len(triples)}, notes={"file": name}, ended=now())
     audit = list(activity_triples(iris, pid, 1, load))
-    leaving = bind(read_sparql("merge", "remove-hub-members.ru"), {"graph": iris.paper(pid), "canonical": iris.canonical_graph()})
+    leaving = leaving_canonical_graph(iris, iris.paper(pid))
     store.replace_graphs({iris.paper(pid): triples, iris.raw_graph(pid): triples, iris.audit_graph(pid): audit}, before=leaving)
     return len(triples)

@@ -4,8 +4,7 @@
 # 2. drop hub provenance naming a paper with no member left in the hub;
 # 3. set cg:memberCount of every CANON_ node to the number of distinct nodes
 #    linked to it (cg:mentions or skos:exactMatch) in the canonical graph;
-# 4. remove hubs with no member, so CanonicalNodeShape's memberCount >= 1 holds,
-#    with the judges' cg:judgedDifferentFrom verdicts that name them.
+# remove-empty-hubs.ru follows in the same request and removes hubs with no member.
 # Bind ?canonical (the canonical graph).
 PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
 PREFIX prov: <http://www.w3.org/ns/prov#>
@@ -44,10 +43,4 @@ WHERE {
   }
   OPTIONAL { GRAPH ?canonical { ?hub cg:memberCount ?old } }
   BIND(xsd:integer(?members) AS ?count)
-} ;
-
-DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?hub } }
-WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 . ?node cg:judgedDifferentFrom ?hub } } ;
-
-DELETE { GRAPH ?canonical { ?hub ?p ?o } }
-WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 ; ?p ?o } }
+}

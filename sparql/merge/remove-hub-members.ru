@@ -3,9 +3,9 @@
 # by the paper's members, its links (cg:mentions / skos:exactMatch) and their
 # annotations go, each hub forgets the paper in its provenance, unmerge marks on
 # the paper's nodes go, and so do a judge's DIFFERENT verdicts about them (its
-# texts may change), and hubs left with no member are removed with the verdicts
-# that name them. Linking the new
-# graph then counts its members once, and no count ever drifts below 1.
+# texts may change). remove-empty-hubs.ru follows in the same request: hubs left
+# with no member go. Linking the new graph then counts its members once, and no
+# count ever drifts below 1.
 # A link belongs to the paper its annotation's prov:wasDerivedFrom names.
 # Bind ?graph (the paper graph about to be replaced) and ?canonical.
 PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
@@ -50,10 +50,4 @@ DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?other } }
 WHERE {
   GRAPH ?canonical { ?node cg:judgedDifferentFrom ?other }
   FILTER(STRSTARTS(STR(?node), CONCAT(STR(?graph), "/")) || STRSTARTS(STR(?other), CONCAT(STR(?graph), "/")))
-} ;
-
-DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?hub } }
-WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 . ?node cg:judgedDifferentFrom ?hub } } ;
-
-DELETE { GRAPH ?canonical { ?hub ?p ?o } }
-WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 ; ?p ?o } }
+}

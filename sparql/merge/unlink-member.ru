@@ -2,9 +2,9 @@
 # The member's link and its annotation go, cg:memberCount goes down by one, the
 # hub forgets the member's paper when no other member comes from it, the node is
 # marked `?member cg:heldApartFrom ?hub` (later canonicalization runs leave it
-# unattached until its paper is ingested again), and a hub left with no member
-# is removed with the cg:judgedDifferentFrom verdicts that name it. Paper
-# graphs are not touched.
+# unattached until its paper is ingested again). remove-empty-hubs.ru follows
+# in the same request (once for all the links undone): a hub left with no member
+# goes. Paper graphs are not touched.
 # Bind ?member, ?hub and ?canonical.
 PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
 PREFIX prov: <http://www.w3.org/ns/prov#>
@@ -37,10 +37,4 @@ WHERE {
   GRAPH ?canonical {
     ?annotation a cg:EdgeAnnotation ; rdf:subject ?member ; rdf:predicate ?link ; rdf:object ?hub ; ?p ?o .
   }
-} ;
-
-DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?hub } }
-WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 . ?node cg:judgedDifferentFrom ?hub } } ;
-
-DELETE { GRAPH ?canonical { ?hub ?p ?o } }
-WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 ; ?p ?o } }
+}

@@ -11,8 +11,8 @@ from claimgraph.canonical.links.adjudicate import LLMAdjudicator, adjudication_p
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
-from claimgraph.rdf.binding import bind
-from claimgraph.rdf.queries import read_named_query, read_sparql
+from claimgraph.papers.storage import leaving_canonical_graph
+from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG
 
 
@@ -117,7 +117,7 @@ def test_reingesting_a_paper_drops_the_verdicts_about_its_nodes(band, texts, loa
     load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
     _place_with(store, iris, ["a", "b"], llm_config, fake_llm({"": ["DIFFERENT"]}), band, tmp_path)
     assert _judged_apart(store, iris) == {("b", "a")}
-    store.update(bind(read_sparql("merge", "remove-hub-members.ru"), {"graph": iris.paper("a"), "canonical": iris.canonical_graph()}))
+    store.update(leaving_canonical_graph(iris, iris.paper("a")))
     assert _judged_apart(store, iris) == set()  # the verdict named a's node, whose text may change
 
 

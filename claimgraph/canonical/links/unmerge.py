@@ -69,6 +69,7 @@ def undo_links(ctx: Context, links: list[Unlinked], by: str, reason: str = "") -
     canonical = ctx.iris.canonical_graph()
     script = read_sparql("merge", "unlink-member.ru")
     operations = [bind(script, {"member": NamedNode(link.member), "hub": NamedNode(link.hub), "canonical": canonical}) for link in links]
+    operations.append(bind(read_sparql("merge", "remove-empty-hubs.ru"), {"canonical": canonical}))
     operations.append(insert_data_update(_audit(ctx, links, by, reason)))
     ctx.store.update(join_updates([operation for operation in operations if operation]))
 

@@ -1,0 +1,13 @@
+# Remove every CANON_ node left with no member (cg:memberCount 0), and the
+# judges' cg:judgedDifferentFrom verdicts that name it, so that
+# CanonicalNodeShape's memberCount >= 1 holds and no verdict outlives the text it
+# was about. Appended to each request that can empty a hub: a re-ingest
+# (remove-hub-members.ru), an unmerge (unlink-member.ru) and reindex
+# (recount-hub-members.ru). Bind ?canonical.
+PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#>
+
+DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?hub } }
+WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 . ?node cg:judgedDifferentFrom ?hub } } ;
+
+DELETE { GRAPH ?canonical { ?hub ?p ?o } }
+WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; cg:memberCount 0 ; ?p ?o } }
