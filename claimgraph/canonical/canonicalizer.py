@@ -43,7 +43,7 @@ from claimgraph.canonical.embeddings import Embedder, make_embedder
 from claimgraph.canonical.index.embedding_cache import EmbeddingCache
 from claimgraph.canonical.links.placement import Adjudicate, Placer, apart_pairs, judged_texts
 from claimgraph.canonical.links.state import Fingerprint, NodeRow, StoreState, node_rows, paper_item, read_store_state
-from claimgraph.canonical.links.writes import hub_triples, link_triples
+from claimgraph.canonical.links.writes import hub_triples, judged_apart_triples, link_triples
 from claimgraph.canonical.plan import CanonicalizeSummary, Plan
 from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
 from claimgraph.canonical.sidecar import Sidecar, SidecarError, default_sidecar_dir
@@ -272,7 +272,8 @@ class Canonicalizer:
             data[canonical].extend(hub_triples(hub))
         for link in plan.links:
             data[canonical].extend(link_triples(self.iris, link))
-        data[canonical].extend(Triple(node, CG.judgedDifferentFrom, other) for node, other in plan.judged_apart)
+        for verdict in plan.judged_apart:
+            data[canonical].extend(judged_apart_triples(self.iris, verdict))
         for audit_graph, triples in self._audit(paper_id, plan).items():
             data[audit_graph].extend(triples)
         operations = [insert_data_update(data)]

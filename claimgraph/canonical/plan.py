@@ -28,6 +28,17 @@ class Link:
     judge: str | None = None
 
 
+@dataclass(frozen=True)
+class JudgedApart:
+    """A judge's DIFFERENT while placing: ``node`` (of paper graph ``graph``) and ``other`` (a CANON_ node, or an
+    unattached node) state different things, in the words of ``judge``."""
+
+    node: NamedNode
+    graph: NamedNode
+    other: NamedNode
+    judge: str
+
+
 @dataclass
 class Plan:
     """What canonicalizing one paper will write, and what deciding it took."""
@@ -36,7 +47,7 @@ class Plan:
     nodes: int = 0
     links: list[Link] = field(default_factory=list)
     new_hubs: list[HubRow] = field(default_factory=list)
-    judged_apart: list[tuple[NamedNode, NamedNode]] = field(default_factory=list)  # (node, hub or node) a judge said DIFFERENT
+    judged_apart: list[JudgedApart] = field(default_factory=list)
     unattached: int = 0
     skipped: bool = False
     exact: int = 0          # nodes placed by exact text, without an ANN search

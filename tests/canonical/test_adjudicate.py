@@ -13,7 +13,7 @@ from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.papers.storage import leaving_canonical_graph
 from claimgraph.rdf.queries import read_named_query
-from claimgraph.rdf.vocab import CG
+from claimgraph.rdf.vocab import CG, RDF, local_name
 
 
 def test_answers_are_read_conservatively() -> None:
@@ -99,6 +99,25 @@ def test_a_different_is_kept_and_later_runs_without_a_judge_keep_the_two_texts_a
     assert shapes_and_rules_hold(store, iris)
 
 
+def _verdict_statements(store, iris) -> int:
+    rows = store.select("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?statement ?predicate ?different ; ?p ?o } }",
+                        {"g": iris.canonical_graph(), "predicate": RDF.predicate, "different": CG.judgedDifferentFrom})
+    return int(rows[0]["n"].value)
+
+
+def test_a_different_names_its_judge_and_the_held_apart_query_shows_both_texts(
+        band, texts, load_claims, store, iris, fake_llm, llm_config, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    _place_with(store, iris, ["a", "b"], llm_config, fake_llm({"": ["DIFFERENT"]}), band, tmp_path)
+    (row,) = store.select(read_named_query("held-apart"), {"canonical": iris.canonical_graph()})
+    assert (local_name(row["verdict"].value), row["judge"].value) == ("judgedDifferentFrom", "llm:fake-model")
+    assert (row["text"].value, row["otherText"].value) == (texts["b"], texts["a"])
+    assert iris.paper_id_of(row["paper"]) == "b"
+    store.update(leaving_canonical_graph(iris, iris.paper("b")))  # the verdict goes, and its statement with it
+    assert store.select(read_named_query("held-apart"), {"canonical": iris.canonical_graph()}) == []
+    assert _verdict_statements(store, iris) == 0
+
+
 def test_a_judge_that_could_not_answer_leaves_no_verdict(band, texts, load_claims, store, iris, fake_llm, llm_config,
                                                          tmp_path: Path) -> None:
     from claimgraph.testing.fake_llm import error
@@ -131,5 +150,6 @@ def test_a_removed_hub_takes_the_verdicts_naming_it_along(band, texts, load_clai
     _place_with(store, iris, ["b", "c", "a"], llm_config, fake_llm({"": ["DIFFERENT"]}), band, tmp_path)
     (hub,) = {row["hub"].value for row in store.select(read_named_query("hub-members"))}
     assert _judged_apart(store, iris) == {("a", None)}  # a was judged against the hub b and c founded
+    assert _verdict_statements(store, iris) == 6  # the statement: type, subject, predicate, object, judge, paper
     unmerge(Context(store, iris), hub=NamedNode(hub))
-    assert _judged_apart(store, iris) == set()
+    assert _judged_apart(store, iris) == set() and _verdict_statements(store, iris) == 0

@@ -15,7 +15,7 @@ from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSetting
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.rdf.queries import read_named_query
-from claimgraph.rdf.vocab import CG, local_name
+from claimgraph.rdf.vocab import CG, RDF, local_name
 from claimgraph.testing.fake_llm import error
 from claimgraph.workflow import Workflow
 
@@ -68,7 +68,7 @@ def test_a_later_copy_of_a_confirmed_text_joins_as_judged(linked, texts, load_cl
     assert judges == {iris.node("a", "claim", "1").value: "llm:fake-model", iris.node("c", "claim", "1").value: "llm:fake-model"}
 
 
-def test_different_undoes_the_link_and_holds_the_node_apart(linked, fake_llm, llm_config) -> None:
+def test_different_undoes_the_link_and_holds_the_node_apart(linked, texts, fake_llm, llm_config) -> None:
     store, iris = linked
     summary = _recheck(store, iris, fake_llm({"": ["DIFFERENT"]}), llm_config)
     assert [local_name(link.member) for link in summary.undone] == ["1"] and summary.confirmed == 0
@@ -76,6 +76,21 @@ def test_different_undoes_the_link_and_holds_the_node_apart(linked, fake_llm, ll
     assert store.ask("ASK { GRAPH ?g { ?member ?apart ?hub } }", {"apart": CG.heldApartFrom, "member": iris.node("a", "claim", "1")})
     notes = [entry["notes"] for entry in audit_trail(store, iris, "a") if entry["kind"] == "unmerge"]
     assert notes and notes[0]["by"] == "recheck" and "DIFFERENT" in notes[0]["reason"]
+    (verdict,) = store.select(read_named_query("held-apart"))
+    assert (local_name(verdict["verdict"].value), verdict["judge"].value) == ("heldApartFrom", "llm:fake-model")
+    assert (verdict["text"].value, iris.paper_id_of(verdict["paper"])) == (texts["a"], "a")
+
+
+def test_the_judge_named_on_a_hold_apart_mark_goes_with_the_mark(linked, fake_llm, llm_config) -> None:
+    from claimgraph.papers.storage import leaving_canonical_graph
+
+    store, iris = linked
+    _recheck(store, iris, fake_llm({"": ["DIFFERENT"]}), llm_config)
+    mentioning_a = "ASK { GRAPH ?g { ?statement ?subject ?node } }"
+    bindings = {"g": iris.canonical_graph(), "subject": RDF.subject, "node": iris.node("a", "claim", "1")}
+    assert store.ask(mentioning_a, bindings)
+    store.update(leaving_canonical_graph(iris, iris.paper("a")))  # a re-ingest drops the mark and its statement
+    assert not store.ask(mentioning_a, bindings) and store.select(read_named_query("held-apart")) == []
 
 
 def test_a_later_copy_of_a_text_the_judge_turned_away_does_not_join_that_hub(linked, texts, load_claims, fake_llm, llm_config,

@@ -51,6 +51,9 @@ def test_unmerging_a_member_takes_only_its_link_out_and_records_why(three_papers
     assert {paper: set(store.triples(iris.paper(paper))) for paper in "abc"} == before
     (activity,) = [entry for entry in audit_trail(store, iris, "b") if entry["kind"] == "unmerge"]
     assert activity["notes"]["reason"] == "different populations" and activity["notes"]["hub"] == hub
+    (verdict,) = store.select(read_named_query("held-apart"))
+    assert (verdict["node"], verdict["other"].value, verdict["verdict"].value.rsplit("#", 1)[1]) == (member, hub, "heldApartFrom")
+    assert verdict["text"].value == verdict["otherText"].value == "smoking causes lung cancer" and "judge" not in verdict
     assert shapes_and_rules_hold(store, iris)
 
 

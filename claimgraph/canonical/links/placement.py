@@ -47,7 +47,7 @@ from claimgraph.canonical.embeddings import normalize_rows
 from claimgraph.canonical.guards.check import check_pair
 from claimgraph.canonical.links.state import HubRow, NodeRow
 from claimgraph.canonical.links.writes import LINK_PREDICATES
-from claimgraph.canonical.plan import Link, Plan
+from claimgraph.canonical.plan import JudgedApart, Link, Plan
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.canonical.sidecar import Sidecar
 from claimgraph.rdf.iris import IriScheme, content_hash
@@ -226,7 +226,7 @@ class Placer:
         answer = self.adjudicate.verdict(text, other, local_name(row.type))
         plan.adjudicated["same" if answer else "different"] += 1
         if answer is False:
-            plan.judged_apart.append((row.node, NamedNode(other_iri)))
+            plan.judged_apart.append(JudgedApart(row.node, row.graph, NamedNode(other_iri), self.adjudicate.name))
             self.apart.add((row.type, frozenset((text, other))))
         return CG.judged if answer else None
 

@@ -8,7 +8,8 @@ profile):
 
 - SAME: the link stays and becomes ``cg:judged``, with ``cg:judgedBy`` naming the judge;
 - DIFFERENT: the link is undone as ``claimgraph unmerge`` undoes one (the node is held apart from
-  that CANON_ node), with the judge's answer as the reason;
+  that CANON_ node), with the judge's answer as the reason and the judge named on the hold-apart
+  mark's statement;
 - a failed call, or an answer that is neither: the link is left as it was, counted as undecided.
 
 The judge compares the member's own text with the CANON_ node's text, as when it places a node.
@@ -76,7 +77,7 @@ def recheck_links(ctx: Context, verdict: Verdict, judge: str, settings: Canonica
     if confirmed:
         _confirm(ctx, confirmed, judge)
     if summary.undone:
-        undo_links(ctx, summary.undone, "recheck", f"{judge} answered DIFFERENT")
+        undo_links(ctx, summary.undone, "recheck", f"{judge} answered DIFFERENT", judge=judge)
     return summary
 
 

@@ -7,6 +7,8 @@ each with an edge annotation whose confidence is the cosine similarity, whose
 ``prov:wasDerivedFrom`` names the member's paper graph (so a re-ingest or an unmerge
 finds every link of a paper, and a hub's provenance is the union of its members' papers),
 and whose ``cg:linkBasis`` says how the link was decided (``cg:judgedBy`` names the judge).
+A judge's DIFFERENT is ``node cg:judgedDifferentFrom other`` (while placing) or ``node
+cg:heldApartFrom hub`` (on recheck), reified with the judge's name and the node's paper.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.canonical.links.state import HubRow
-from claimgraph.canonical.plan import Link
+from claimgraph.canonical.plan import JudgedApart, Link
 from claimgraph.papers.annotations import confidence_literal, edge_annotation_triples
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, PROV, RDF, Namespace
@@ -35,6 +37,28 @@ def link_triples(iris: IriScheme, link: Link) -> list[Triple]:
         Triple(annotation, CG.linkBasis, link.basis),
         *([Triple(annotation, CG.judgedBy, Literal(link.judge))] if link.judge else []),
         Triple(link.hub, PROV.wasDerivedFrom, link.graph),
+    ]
+
+
+def judged_apart_triples(iris: IriScheme, verdict: JudgedApart) -> list[Triple]:
+    """``node cg:judgedDifferentFrom other`` in the canonical graph, and its statement naming the judge."""
+    return [Triple(verdict.node, CG.judgedDifferentFrom, verdict.other),
+            *verdict_statement(iris, verdict.node, CG.judgedDifferentFrom, verdict.other, verdict.judge, verdict.graph)]
+
+
+def verdict_statement(iris: IriScheme, node: NamedNode, predicate: NamedNode, other: NamedNode, judge: str,
+                      paper: NamedNode) -> list[Triple]:
+    """The reified statement of a verdict that keeps ``node`` (of ``paper``) apart from ``other``
+    (cg:judgedDifferentFrom, or cg:heldApartFrom after a judge's DIFFERENT on recheck), naming its judge.
+    It goes when the verdict goes (``sparql/merge/remove-empty-hubs.ru``)."""
+    statement = iris.statement(iris.canonical_graph(), node, predicate, other)
+    return [
+        Triple(statement, RDF.type, RDF.Statement),
+        Triple(statement, RDF.subject, node),
+        Triple(statement, RDF.predicate, predicate),
+        Triple(statement, RDF.object, other),
+        Triple(statement, CG.judgedBy, Literal(judge)),
+        Triple(statement, PROV.wasDerivedFrom, paper),
     ]
 
 
