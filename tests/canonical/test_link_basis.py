@@ -115,3 +115,42 @@ def test_convergence_counts_the_nodes_linked_by_similarity_alone(texts, load_cla
     measures = convergence(Context(store, iris))
     assert measures.by_type["linked by similarity alone"] == {"Claim": 2}  # a, and c with a's text; b founded the hub
     assert measures.by_type["attached to a hub"] == {"Claim": 3}
+
+
+class _AskedNothing:
+    """A judge that fails the test when asked: the verdict on record must decide."""
+
+    name = "llm:now"
+
+    def __call__(self, a: str, b: str, type_name: str, /) -> bool:
+        raise AssertionError(f"the judge was asked about {a!r} and {b!r}")
+
+    def verdict(self, a: str, b: str, type_name: str, /) -> bool | None:
+        return self(a, b, type_name)
+
+
+def test_a_judged_text_the_ann_search_brings_to_its_hub_joins_on_the_verdict_without_asking(iris) -> None:
+    """The exact-text map names a merge hub that already holds the paper, so the copy searches; the hub it then
+    meets is one a judge found this very text the same as, and the copy joins it on that verdict."""
+    from pyoxigraph import NamedNode
+
+    from claimgraph.canonical.links.placement import Placer
+    from claimgraph.canonical.links.state import NodeRow
+    from claimgraph.canonical.plan import Plan
+    from claimgraph.canonical.sidecar import Sidecar
+
+    factor, text = CG.Factor.value, "soil moisture"
+    others = {"urn:x:held": "moisture of the soil", "urn:x:judged": "soil water content"}
+    embedder = HashingEmbedder()
+    vectors = embedder.embed([text, *others.values()])
+    sidecar = Sidecar(None, embedder.name, embedder.dimension)
+    paper = iris.paper("p")
+    sidecar.partition("hub", factor).add("urn:x:held", vectors[1], [paper.value])
+    sidecar.partition("hub", factor).add("urn:x:judged", vectors[2], [iris.paper("q").value])
+    settings = CanonicalizeSettings(thresholds={"Factor": 0.99}, adjudicate={"Factor": (-1.0, 0.99)})
+    placer = Placer(sidecar, settings, {factor: "aggressive"}, iris, texts=dict(others), exact={(factor, text): "urn:x:held"},
+                    adjudicate=_AskedNothing(), judged={(factor, text, "urn:x:judged"): "llm:earlier"})
+    plan = Plan(paper)
+    placer.place(NodeRow(paper, iris.node("p", "factor", "1"), factor, text), vectors[0], plan)
+    (link,) = plan.links
+    assert (link.hub, local_name(link.basis.value), link.judge) == (NamedNode("urn:x:judged"), "judged", "llm:earlier")

@@ -29,7 +29,9 @@ objecting, no judge asked) or ``cg:judged`` (a judge answered SAME; its name goe
 with the link). A text that joins through the exact-text map takes ``cg:exactText``
 only when it is the hub's own text; otherwise it is as good as the link that brought
 that text in: ``cg:judged`` (with the same judge) when a judge found that very text
-the same as the hub's, in this run or an earlier one, else ``cg:similarity``. Only
+the same as the hub's, in this run or an earlier one, else ``cg:similarity``. The same verdict
+holds when the ANN search, not the map, brings a copy to that hub (the map may name another hub
+that the copy cannot join, a merge hub holding its paper already): it is not asked again. Only
 the first and the last are decisions a reader can check; a link by similarity is a candidate
 (docs/canonicalization.md gives its measured precision, and ``links/recheck.py``
 puts such links to a judge later).
@@ -167,9 +169,10 @@ class Placer:
                 break
             if (self._apart(policy) and row.graph.value in hubs.graphs_of(hit.iri)) or self._held_apart(row, hit.iri):
                 continue
-            basis = self._accept(row, hit.iri, hit.similarity, high, plan)
+            judge = self.judged.get((row.type, row.text, hit.iri))  # a verdict on this very text and hub stands
+            basis = CG.judged if judge is not None else self._accept(row, hit.iri, hit.similarity, high, plan)
             if basis is not None:
-                self._link(row.node, row.graph, row.type, row.text, NamedNode(hit.iri), hit.similarity, policy, plan, basis)
+                self._link(row.node, row.graph, row.type, row.text, NamedNode(hit.iri), hit.similarity, policy, plan, basis, judge)
                 return
         self._join_peers(row, vector, policy, low, high, plan, duplicates)
 
