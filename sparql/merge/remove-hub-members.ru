@@ -3,7 +3,8 @@
 # by the paper's members, its links (cg:mentions / skos:exactMatch) and their
 # annotations go, each hub forgets the paper in its provenance, unmerge marks on
 # the paper's nodes go, and so do a judge's DIFFERENT verdicts about them (its
-# texts may change). remove-empty-hubs.ru follows in the same request: hubs left
+# texts may change), each with its statement naming the judge (matched by
+# rdf:subject, rdf:predicate and rdf:object: computing its IRI made a slow join). remove-empty-hubs.ru follows in the same request: hubs left
 # with no member go. Linking the new graph then counts its members once, and no
 # count ever drifts below 1.
 # A link belongs to the paper its annotation's prov:wasDerivedFrom names.
@@ -40,10 +41,24 @@ WHERE {
 DELETE { GRAPH ?canonical { ?hub prov:wasDerivedFrom ?graph } }
 WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; prov:wasDerivedFrom ?graph } } ;
 
+DELETE { GRAPH ?canonical { ?statement ?p ?o } }
+WHERE {
+  GRAPH ?canonical { ?member cg:heldApartFrom ?hub }
+  FILTER(STRSTARTS(STR(?member), CONCAT(STR(?graph), "/")))
+  GRAPH ?canonical { ?statement rdf:subject ?member ; rdf:predicate cg:heldApartFrom ; rdf:object ?hub ; ?p ?o }
+} ;
+
 DELETE { GRAPH ?canonical { ?member cg:heldApartFrom ?hub } }
 WHERE {
   GRAPH ?canonical { ?member cg:heldApartFrom ?hub }
   FILTER(STRSTARTS(STR(?member), CONCAT(STR(?graph), "/")))
+} ;
+
+DELETE { GRAPH ?canonical { ?statement ?p ?o } }
+WHERE {
+  GRAPH ?canonical { ?node cg:judgedDifferentFrom ?other }
+  FILTER(STRSTARTS(STR(?node), CONCAT(STR(?graph), "/")) || STRSTARTS(STR(?other), CONCAT(STR(?graph), "/")))
+  GRAPH ?canonical { ?statement rdf:subject ?node ; rdf:predicate cg:judgedDifferentFrom ; rdf:object ?other ; ?p ?o }
 } ;
 
 DELETE { GRAPH ?canonical { ?node cg:judgedDifferentFrom ?other } }

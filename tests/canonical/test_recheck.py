@@ -93,6 +93,20 @@ def test_the_judge_named_on_a_hold_apart_mark_goes_with_the_mark(linked, fake_ll
     assert not store.ask(mentioning_a, bindings) and store.select(read_named_query("held-apart")) == []
 
 
+def test_a_different_about_a_link_gone_meanwhile_leaves_neither_mark_nor_statement(linked) -> None:
+    """The recheck read the link, then a's paper was ingested again while the judge was answering."""
+    from claimgraph.canonical.links.unmerge import find_links, undo_links
+    from claimgraph.papers.storage import leaving_canonical_graph
+
+    store, iris = linked
+    links = find_links(Context(store, iris), member=iris.node("a", "claim", "1"))
+    store.update(leaving_canonical_graph(iris, iris.paper("a")))
+    undo_links(Context(store, iris), links, "recheck", "llm:x answered DIFFERENT", judge="llm:x")
+    assert store.select(read_named_query("held-apart")) == []
+    assert not store.ask("ASK { GRAPH ?g { ?statement ?subject ?node } }",
+                         {"g": iris.canonical_graph(), "subject": RDF.subject, "node": iris.node("a", "claim", "1")})
+
+
 def test_a_later_copy_of_a_text_the_judge_turned_away_does_not_join_that_hub(linked, texts, load_claims, fake_llm, llm_config,
                                                                               tmp_path: Path) -> None:
     """DIFFERENT is a verdict about a's text and that hub: c, with a's text, is not linked there by cosine again,

@@ -14,15 +14,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from pyoxigraph import NamedNode, Triple
+from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.canonical.links.writes import verdict_statement
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
-from claimgraph.rdf.binding import bind
+from claimgraph.rdf.binding import Term, bind
 from claimgraph.rdf.queries import join_updates, read_named_query, read_sparql
-from claimgraph.rdf.vocab import CG, local_name
+from claimgraph.rdf.vocab import local_name
 from claimgraph.store.base import insert_data_update
 
 
@@ -67,16 +66,16 @@ def unmerge(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | N
 
 def undo_links(ctx: Context, links: list[Unlinked], by: str, reason: str = "", judge: str | None = None) -> None:
     """Undo ``links`` and write an ``unmerge`` activity for each (``by``: what named them), in one request;
-    a ``judge``'s DIFFERENT is also kept on each hold-apart mark, as the statement naming it."""
+    a ``judge``'s DIFFERENT is also named on each hold-apart mark (``sparql/merge/judge-hold-apart.ru``)."""
     canonical = ctx.iris.canonical_graph()
-    script = read_sparql("merge", "unlink-member.ru")
-    operations = [bind(script, {"member": NamedNode(link.member), "hub": NamedNode(link.hub), "canonical": canonical}) for link in links]
+    operations = []
+    for link in links:
+        bindings: dict[str, Term] = {"member": NamedNode(link.member), "hub": NamedNode(link.hub), "canonical": canonical}
+        if judge is not None:
+            operations.append(bind(read_sparql("merge", "judge-hold-apart.ru"), {**bindings, "judge": Literal(judge)}))
+        operations.append(bind(read_sparql("merge", "unlink-member.ru"), bindings))
     operations.append(bind(read_sparql("merge", "remove-empty-hubs.ru"), {"canonical": canonical}))
-    data = _audit(ctx, links, by, reason)
-    if judge is not None:
-        data[canonical] = [triple for link in links for triple in verdict_statement(
-            ctx.iris, NamedNode(link.member), CG.heldApartFrom, NamedNode(link.hub), judge, NamedNode(link.paper))]
-    operations.append(insert_data_update(data))
+    operations.append(insert_data_update(_audit(ctx, links, by, reason)))
     ctx.store.update(join_updates([operation for operation in operations if operation]))
 
 

@@ -7,8 +7,9 @@ each with an edge annotation whose confidence is the cosine similarity, whose
 ``prov:wasDerivedFrom`` names the member's paper graph (so a re-ingest or an unmerge
 finds every link of a paper, and a hub's provenance is the union of its members' papers),
 and whose ``cg:linkBasis`` says how the link was decided (``cg:judgedBy`` names the judge).
-A judge's DIFFERENT is ``node cg:judgedDifferentFrom other`` (while placing) or ``node
-cg:heldApartFrom hub`` (on recheck), reified with the judge's name and the node's paper.
+A judge's DIFFERENT while placing is ``node cg:judgedDifferentFrom other``, reified with the
+judge's name and the node's paper (on recheck, ``sparql/merge/judge-hold-apart.ru`` names the judge
+on the hold-apart mark the same way).
 """
 
 from __future__ import annotations
@@ -41,24 +42,17 @@ def link_triples(iris: IriScheme, link: Link) -> list[Triple]:
 
 
 def judged_apart_triples(iris: IriScheme, verdict: JudgedApart) -> list[Triple]:
-    """``node cg:judgedDifferentFrom other`` in the canonical graph, and its statement naming the judge."""
-    return [Triple(verdict.node, CG.judgedDifferentFrom, verdict.other),
-            *verdict_statement(iris, verdict.node, CG.judgedDifferentFrom, verdict.other, verdict.judge, verdict.graph)]
-
-
-def verdict_statement(iris: IriScheme, node: NamedNode, predicate: NamedNode, other: NamedNode, judge: str,
-                      paper: NamedNode) -> list[Triple]:
-    """The reified statement of a verdict that keeps ``node`` (of ``paper``) apart from ``other``
-    (cg:judgedDifferentFrom, or cg:heldApartFrom after a judge's DIFFERENT on recheck), naming its judge.
-    It goes when the verdict goes (``sparql/merge/remove-empty-hubs.ru``)."""
-    statement = iris.statement(iris.canonical_graph(), node, predicate, other)
+    """``node cg:judgedDifferentFrom other`` in the canonical graph, and its statement naming the judge and the
+    node's paper (a re-ingest or the removal of the CANON_ node takes both: ``sparql/merge/``)."""
+    statement = iris.statement(iris.canonical_graph(), verdict.node, CG.judgedDifferentFrom, verdict.other)
     return [
+        Triple(verdict.node, CG.judgedDifferentFrom, verdict.other),
         Triple(statement, RDF.type, RDF.Statement),
-        Triple(statement, RDF.subject, node),
-        Triple(statement, RDF.predicate, predicate),
-        Triple(statement, RDF.object, other),
-        Triple(statement, CG.judgedBy, Literal(judge)),
-        Triple(statement, PROV.wasDerivedFrom, paper),
+        Triple(statement, RDF.subject, verdict.node),
+        Triple(statement, RDF.predicate, CG.judgedDifferentFrom),
+        Triple(statement, RDF.object, verdict.other),
+        Triple(statement, CG.judgedBy, Literal(verdict.judge)),
+        Triple(statement, PROV.wasDerivedFrom, verdict.graph),
     ]
 
 
