@@ -48,7 +48,7 @@ from claimgraph.canonical.plan import CanonicalizeSummary, Plan
 from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
 from claimgraph.canonical.sidecar import Sidecar, SidecarError, default_sidecar_dir
 from claimgraph.context import Context
-from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
+from claimgraph.papers.audit import Activity, now, numbered_triples
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.profile.ontology import merge_policy
 from claimgraph.rdf.binding import bind
@@ -211,7 +211,10 @@ class Canonicalizer:
             if not self.store.ask("ASK WHERE { GRAPH ?g { ?g a ?paperClass } }", {"g": graph, "paperClass": CG.Paper}):
                 raise CanonicalizeError(f"paper {paper_id} is not in the store ({graph.value}); ingest it first")
             rows = [row for row in node_rows(self.store, self.iris, graph) if self.policies.get(row.type, "never") != "never"]
-        todo = [row for row in rows if self._needs_placing(row)]
+        todo = [row for row in rows if self._needs_placing(row, force)]
+        for row in todo:  # with force, a node waiting in pending leaves it to be placed again
+            if self.sidecar.has("pending", row.type, row.node.value):
+                self.sidecar.partition("pending", row.type).retire(row.node.value)
         groups = self._exact_groups(todo)
         vectors = self.embed([group[0].text for group in groups])
         with self.timed("ann"):
@@ -238,10 +241,13 @@ class Canonicalizer:
                 groups.setdefault((row.type, row.text), []).append(row)
         return alone + list(groups.values())
 
-    def _needs_placing(self, row: NodeRow) -> bool:
+    def _needs_placing(self, row: NodeRow, force: bool = False) -> bool:
+        """Whether ``row`` is placed in this run: a node neither linked nor held apart that no run placed yet, or
+        with ``force`` one waiting in ``pending`` too (a node released from its verdicts waits there until a
+        forced run searches for it)."""
         if row.hub is not None or row.apart is not None:
             return False
-        return not self.sidecar.has("pending", row.type, row.node.value)
+        return force or not self.sidecar.has("pending", row.type, row.node.value)
 
     def _account(self, graph: NamedNode, rows: list[NodeRow], covered: bool, plan: Plan) -> None:
         """Bring the fingerprint up to date with what the paper's placement wrote."""
@@ -303,12 +309,7 @@ class Canonicalizer:
         for (other, kind), hubs in sorted(others.items()):
             name = "merged into CANON_ nodes" if kind == "merge" else "link to CANON_ hubs"
             activities[other].append(Activity(kind, name, {"linked": len(hubs)}, list(dict.fromkeys(hubs)), ended=ended))
-        triples: dict[NamedNode, list[Triple]] = {}
-        for paper, items in activities.items():
-            start = next_sequence(self.store, self.iris, paper)
-            triples[self.iris.audit_graph(paper)] = [
-                triple for offset, activity in enumerate(items) for triple in activity_triples(self.iris, paper, start + offset, activity)]
-        return triples
+        return numbered_triples(self.store, self.iris, activities)
 
 
     # ------------------------------------------------------------ a batch

@@ -33,6 +33,7 @@ COMMANDS = {
     "canonicalize": "claimgraph.cli.commands.canonical",
     "reindex": "claimgraph.cli.commands.canonical",
     "unmerge": "claimgraph.cli.commands.canonical",
+    "release": "claimgraph.cli.commands.canonical",
     "consensus": "claimgraph.cli.commands.canonical",
     "reasoning": "claimgraph.cli.commands.reasoning",
     "extract": "claimgraph.cli.commands.extract",

@@ -147,6 +147,17 @@ def next_sequence(store: Store, iris: IriScheme, paper_id: str) -> int:
     return store.scalar(read_internal_query("audit-next-sequence"), {"audit": iris.audit_graph(paper_id)})
 
 
+def numbered_triples(store: Store, iris: IriScheme, activities: Mapping[str, Sequence[Activity]]) -> dict[NamedNode, list[Triple]]:
+    """The triples of each paper's ``activities`` (paper id -> activities, in order), numbered from the paper's next
+    sequence number, per audit graph: for an INSERT DATA in the same request as the change they record."""
+    triples: dict[NamedNode, list[Triple]] = {}
+    for paper_id, items in activities.items():
+        start = next_sequence(store, iris, paper_id)
+        triples[iris.audit_graph(paper_id)] = [
+            triple for offset, activity in enumerate(items) for triple in activity_triples(iris, paper_id, start + offset, activity)]
+    return triples
+
+
 def record(store: Store, iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> None:
     """Append activities to the paper's audit graph, in order, in one update that also picks their numbers.
 

@@ -83,3 +83,20 @@ def load_claims(discourse_paper) -> Callable[..., None]:
             store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {}, claims=[("1", text, None)]))
 
     return load
+
+
+@pytest.fixture
+def merged_factor_cli(tmp_path, iris, discourse_paper) -> tuple[list[str], str]:
+    """An embedded store on disk where papers a and b share the factor "tobacco smoking", canonicalized through
+    the CLI: the CLI's store arguments and the IRI of a's factor (merged into the CANON_ node)."""
+    from claimgraph.cli.main import main
+    from claimgraph.store import EmbeddedStore
+
+    location = tmp_path / "store"
+    with EmbeddedStore(location) as store:
+        for paper in "ab":
+            store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {"s": ("tobacco smoking", 0.9)}))
+    base = ["--store", str(location)]
+    assert main([*base, "canonicalize", "--embedder", "hashing"]) == 0
+    return base, iris.node("a", "factor", "s").value
+

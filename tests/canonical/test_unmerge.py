@@ -152,14 +152,8 @@ def test_reindex_recounts_drops_links_of_deleted_papers_and_removes_empty_hubs(t
     assert hubs(store) == {}
 
 
-def test_cli_unmerge_by_member(tmp_path: Path, iris, discourse_paper, capsys) -> None:
-    location = tmp_path / "store"
-    with EmbeddedStore(location) as store:
-        for paper in "ab":
-            store.replace_graph(iris.paper(paper), discourse_paper(iris, paper, {"s": ("tobacco smoking", 0.9)}))
-    base = ["--store", str(location)]
-    assert main([*base, "canonicalize", "--embedder", "hashing"]) == 0
-    member = iris.node("a", "factor", "s").value
+def test_cli_unmerge_by_member(merged_factor_cli, capsys) -> None:
+    base, member = merged_factor_cli
     assert main([*base, "unmerge", "--member", member, "--reason", "checked by hand"]) == 0
     assert member in capsys.readouterr().out
     assert main([*base, "unmerge", "--member", member]) == 2

@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pyoxigraph import Literal, NamedNode, Triple
+from pyoxigraph import Literal, NamedNode
 
 from claimgraph.canonical.links.unmerge import Unlinked, links_by_paper, undo_links
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
-from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
+from claimgraph.papers.audit import Activity, now, numbered_triples
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.queries import join_updates, read_sparql
 from claimgraph.rdf.vocab import local_name
@@ -96,11 +96,9 @@ def _confirm(ctx: Context, links: list[Unlinked], judge: str) -> None:
     script = read_sparql("merge", "confirm-link.ru")
     operations = [bind(script, {"member": NamedNode(link.member), "hub": NamedNode(link.hub), "judge": Literal(judge),
                                 "canonical": canonical}) for link in links]
-    audit: dict[NamedNode, list[Triple]] = {}
     ended = now()
-    for paper_id, items in links_by_paper(ctx, links):
-        activity = Activity("recheck", "links by similarity confirmed by a judge", {"confirmed": len(items)},
-                            list(dict.fromkeys(NamedNode(link.hub) for link in items)), {"judge": judge}, ended=ended)
-        audit[ctx.iris.audit_graph(paper_id)] = list(activity_triples(ctx.iris, paper_id, next_sequence(ctx.store, ctx.iris, paper_id), activity))
-    operations.append(insert_data_update(audit))
+    operations.append(insert_data_update(numbered_triples(ctx.store, ctx.iris, {paper_id: [
+        Activity("recheck", "links by similarity confirmed by a judge", {"confirmed": len(items)},
+                 list(dict.fromkeys(NamedNode(link.hub) for link in items)), {"judge": judge}, ended=ended)]
+        for paper_id, items in links_by_paper(ctx, links)})))
     ctx.store.update(join_updates([operation for operation in operations if operation]))

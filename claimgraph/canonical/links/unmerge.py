@@ -3,7 +3,8 @@
 A merge or a hub attachment is a link in the canonical graph, so undoing it
 touches only that graph (``sparql/merge/unlink-member.ru``): the link and its
 annotation go, the member count goes down, a hub left empty is removed, and
-the node is held apart from that hub so that later runs do not link it again.
+the node is held apart from that hub so that later runs do not link it again
+(until ``claimgraph release`` lifts the mark: ``links/release.py``).
 Each member's paper gets an ``unmerge`` activity in its audit graph, all in one
 request. The sidecar notices the change through its fingerprint and is rebuilt
 on the next canonicalization run.
@@ -18,7 +19,7 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
-from claimgraph.papers.audit import Activity, activity_triples, next_sequence, now
+from claimgraph.papers.audit import Activity, now, numbered_triples
 from claimgraph.rdf.binding import Term, bind
 from claimgraph.rdf.queries import join_updates, read_named_query, read_sparql
 from claimgraph.rdf.vocab import local_name
@@ -91,15 +92,9 @@ def links_by_paper(ctx: Context, links: list[Unlinked]) -> list[tuple[str, list[
 
 def _audit(ctx: Context, links: list[Unlinked], by: str, reason: str) -> dict[NamedNode, list[Triple]]:
     """One ``unmerge`` activity per member, in its paper's audit graph."""
-    triples: dict[NamedNode, list[Triple]] = {}
     ended = now()
-    for paper_id, items in links_by_paper(ctx, links):
-        start = next_sequence(ctx.store, ctx.iris, paper_id)
-        activities = [Activity("unmerge", f"unmerge from {local_name(link.type)} CANON_ node", {"unlinked": 1},
-                               [NamedNode(link.member), NamedNode(link.hub)],
-                               {"member": link.member, "hub": link.hub, "link": link.link, "similarity": link.similarity,
-                                "by": by, **({"reason": reason} if reason else {})}, ended=ended)
-                      for link in items]
-        triples[ctx.iris.audit_graph(paper_id)] = [
-            triple for offset, activity in enumerate(activities) for triple in activity_triples(ctx.iris, paper_id, start + offset, activity)]
-    return triples
+    return numbered_triples(ctx.store, ctx.iris, {paper_id: [
+        Activity("unmerge", f"unmerge from {local_name(link.type)} CANON_ node", {"unlinked": 1}, [NamedNode(link.member), NamedNode(link.hub)],
+                 {"member": link.member, "hub": link.hub, "link": link.link, "similarity": link.similarity,
+                  "by": by, **({"reason": reason} if reason else {})}, ended=ended)
+        for link in items] for paper_id, items in links_by_paper(ctx, links)})

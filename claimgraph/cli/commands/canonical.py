@@ -1,20 +1,26 @@
-"""``claimgraph canonicalize``, ``reindex``, ``unmerge`` and ``consensus``: cross-paper links in the canonical
-graph (CANON_ hubs and merges), their sidecar, undoing a link, and agreement between runs of one paper."""
+"""``claimgraph canonicalize``, ``reindex``, ``unmerge``, ``release`` and ``consensus``: cross-paper links in the
+canonical graph (CANON_ hubs and merges), their sidecar, undoing a link, lifting the verdicts that keep a node
+apart, and agreement between runs of one paper."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claimgraph.cli.options import add_llm_arguments, add_sidecar_options, config_from_args, open_context
 from claimgraph.cli.render import ROW_FORMATS, out, print_rows, print_table
 from claimgraph.errors import ClaimgraphError
 
+if TYPE_CHECKING:
+    from pyoxigraph import NamedNode
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     canonicalize = subparsers.add_parser("canonicalize", help="link nodes across papers in the canonical graph (merges and CANON_ hubs)")
     canonicalize.add_argument("--paper", action="append", help="paper id (repeatable); default every paper not yet canonicalized")
-    canonicalize.add_argument("--force", action="store_true", help="place any node of already canonicalized papers that is not placed yet")
+    canonicalize.add_argument("--force", action="store_true", help="also search again for every node of already canonicalized papers that is neither linked nor held "
+                                   "apart (those waiting as pending too, e.g. after `claimgraph release`)")
     canonicalize.add_argument("--list-merges", action="store_true", help="list the merges (skos:exactMatch links) and exit")
     canonicalize.add_argument("--format", choices=ROW_FORMATS, default="table", help="format of --list-merges")
     judge = canonicalize.add_mutually_exclusive_group()
@@ -39,6 +45,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     target.add_argument("--hub", metavar="IRI", help="dissolve this CANON_ node: every member is taken out")
     unmerge.add_argument("--reason", default="", help="why, recorded in the audit activity")
     unmerge.set_defaults(handler=run_unmerge)
+
+    release = subparsers.add_parser("release", help="lift the verdicts that keep a node apart (an unmerge, a judge's DIFFERENT; audited)")
+    release.add_argument("--node", required=True, metavar="IRI", help="the node held apart")
+    release.add_argument("--from", dest="other", metavar="IRI", help="only the verdicts naming this CANON_ node or node")
+    release.add_argument("--reason", default="", help="why, recorded in the audit activity")
+    release.set_defaults(handler=run_release)
 
     consensus = subparsers.add_parser("consensus", help="align the run graphs of one paper and write where runs agree")
     consensus.add_argument("--paper", required=True, metavar="ID", help="id of a paper in the store")
@@ -92,21 +104,43 @@ def run_reindex(args: argparse.Namespace) -> int:
 
 
 def run_unmerge(args: argparse.Namespace) -> int:
-    from pyoxigraph import NamedNode
-
     from claimgraph.canonical.links.unmerge import unmerge
 
-    try:
-        member = NamedNode(args.member) if args.member else None
-        hub = NamedNode(args.hub) if args.hub else None
-    except ValueError as error:
-        raise ClaimgraphError(f"not an IRI: {args.member or args.hub!r} ({error})") from error
+    member = _iri(args.member) if args.member else None
+    hub = _iri(args.hub) if args.hub else None
     with open_context(args) as ctx:
         undone = unmerge(ctx, member=member, hub=hub, reason=args.reason)
     rows = [[link.member, link.link, link.hub, link.paper, link.similarity] for link in undone]
     print_table(["member", "link", "canonical node", "paper", "similarity"], rows, title="unmerged")
     out(f"# {len(undone)} link(s) undone; the sidecar is rebuilt on the next canonicalize run")
     return 0
+
+
+def run_release(args: argparse.Namespace) -> int:
+    from claimgraph.canonical.links.release import release
+
+    node, other = _iri(args.node), _iri(args.other) if args.other else None
+    with open_context(args) as ctx:
+        released = release(ctx, node, other, reason=args.reason)
+        papers = sorted({paper for v in released.lifted if v.paper and (paper := ctx.iris.paper_id_of(_iri(v.paper)))})
+    columns = ["node", "verdict", "other", "judge"]
+    print_table(columns, [[v.node, v.kind, v.other, v.judge or ""] for v in released.lifted], title="released")
+    if released.still_apart:
+        print_table(columns, [[v.node, v.kind, v.other, v.judge or ""] for v in released.still_apart],
+                    title="still keeping the same two texts apart (release these too to let the texts meet)")
+    out(f"# {len(released.lifted)} verdict(s) lifted; `claimgraph canonicalize --force"
+        f"{''.join(f' --paper {paper}' for paper in papers)}` places the node again")
+    return 0
+
+
+def _iri(value: str) -> NamedNode:
+    """An IRI given on the command line, or a one-line error naming it."""
+    from pyoxigraph import NamedNode
+
+    try:
+        return NamedNode(value)
+    except ValueError as error:
+        raise ClaimgraphError(f"not an IRI: {value!r} ({error})") from error
 
 
 def run_consensus(args: argparse.Namespace) -> int:

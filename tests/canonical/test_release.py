@@ -1,0 +1,110 @@
+"""Release: the verdicts that keep a node apart (an unmerge, a judge's DIFFERENT) can be lifted, audited, and
+canonicalization then places the node again; other verdicts about the same two texts are reported, not lifted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from claimgraph.canonical.canonicalizer import canonicalize_papers
+from claimgraph.canonical.embeddings import HashingEmbedder
+from claimgraph.canonical.links.adjudicate import LLMAdjudicator
+from claimgraph.canonical.links.release import ReleaseError, held_apart, release
+from claimgraph.canonical.links.unmerge import unmerge
+from claimgraph.canonical.settings import CanonicalizeSettings
+from claimgraph.cli.main import main
+from claimgraph.context import Context
+from claimgraph.papers.audit_trail import audit_trail
+from claimgraph.rdf.queries import read_named_query
+from claimgraph.rdf.vocab import CG, RDF
+
+BY_COSINE = CanonicalizeSettings(thresholds={"Claim": 0.5})  # a's text joins b's hub by cosine, no judge
+
+
+def _place(store, iris, papers: list[str], tmp_path: Path, force: bool = False, **options) -> None:
+    canonicalize_papers(Context(store, iris), papers, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder(),
+                        settings=options.pop("settings", BY_COSINE), force=force, **options)
+
+
+def _hub_of(store, iris) -> dict[str, str]:
+    return {iris.paper_id_of(row["paper"]): row["hub"].value for row in store.select(read_named_query("hub-members"))}
+
+
+def test_a_released_node_is_placed_again_and_the_release_is_audited(texts, load_claims, store, iris, tmp_path: Path,
+                                                                     shapes_and_rules_hold) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    _place(store, iris, ["a", "b"], tmp_path)
+    hub = _hub_of(store, iris)["a"]
+    node = iris.node("a", "claim", "1")
+    unmerge(Context(store, iris), member=node)
+    _place(store, iris, ["a"], tmp_path, force=True)
+    assert "a" not in _hub_of(store, iris)  # held apart: a forced run leaves it out
+    released = release(Context(store, iris), node, reason="the unmerge was a slip")
+    assert [(v.kind, v.other) for v in released.lifted] == [("heldApartFrom", hub)] and released.still_apart == []
+    assert held_apart(Context(store, iris)) == []
+    (activity,) = [entry for entry in audit_trail(store, iris, "a") if entry["kind"] == "release"]
+    assert activity["notes"]["reason"] == "the unmerge was a slip" and activity["notes"]["other"] == hub
+    _place(store, iris, ["a"], tmp_path, force=True)
+    assert _hub_of(store, iris)["a"] == hub
+    assert shapes_and_rules_hold(store, iris)
+
+
+@pytest.mark.parametrize("side", ["b", "a"], ids=["the judged node", "the node it was judged against"])
+def test_a_judges_different_is_lifted_from_either_side_with_its_statement(side, band, texts, load_claims, store, iris,
+                                                                           fake_llm, llm_config, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    judge = LLMAdjudicator(llm_config(fake_llm({"": ["DIFFERENT"]})))
+    try:
+        _place(store, iris, ["a", "b"], tmp_path, settings=band, adjudicate=judge)
+    finally:
+        judge.close()
+    (verdict,) = held_apart(Context(store, iris))
+    assert (verdict.kind, verdict.judge) == ("judgedDifferentFrom", "llm:fake-model")
+    released = release(Context(store, iris), iris.node(side, "claim", "1"))
+    assert released.lifted == [verdict]
+    assert not store.ask("ASK { GRAPH ?g { ?statement ?predicate ?different } }",  # the statement naming the judge went too
+                         {"g": iris.canonical_graph(), "predicate": RDF.predicate, "different": CG.judgedDifferentFrom})
+    _place(store, iris, ["a", "b"], tmp_path, force=True)  # by cosine alone they now meet
+    hubs = _hub_of(store, iris)
+    assert hubs["a"] == hubs["b"]
+
+
+def test_other_verdicts_about_the_same_two_texts_are_reported_and_kept(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    """c holds a's text: unmerged from b's hub too, it still keeps a's text apart from the hub's text."""
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"], "c": texts["a"]})
+    _place(store, iris, ["a", "b", "c"], tmp_path)
+    for paper in "ac":
+        unmerge(Context(store, iris), member=iris.node(paper, "claim", "1"))
+    released = release(Context(store, iris), iris.node("a", "claim", "1"))
+    assert [v.node for v in released.still_apart] == [iris.node("c", "claim", "1").value]
+    assert [v.node for v in held_apart(Context(store, iris))] == [iris.node("c", "claim", "1").value]
+    _place(store, iris, ["a"], tmp_path, force=True)
+    assert "a" not in _hub_of(store, iris)  # the texts stay apart while c's verdict stands
+
+
+def test_release_narrowed_to_one_other_lifts_only_that_verdict(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    _place(store, iris, ["a", "b"], tmp_path)
+    hub = _hub_of(store, iris)["a"]
+    node = iris.node("a", "claim", "1")
+    unmerge(Context(store, iris), member=node)
+    with pytest.raises(ReleaseError, match="no verdict keeps node"):
+        release(Context(store, iris), node, iris.node("b", "claim", "1"))
+    assert len(held_apart(Context(store, iris))) == 1  # nothing was lifted
+    from pyoxigraph import NamedNode
+
+    assert [v.other for v in release(Context(store, iris), node, NamedNode(hub)).lifted] == [hub]
+
+
+def test_cli_release(merged_factor_cli, capsys) -> None:
+    base, member = merged_factor_cli
+    assert main([*base, "release", "--node", member]) == 2
+    assert "no verdict keeps node" in capsys.readouterr().err
+    assert main([*base, "unmerge", "--member", member]) == 0
+    capsys.readouterr()
+    assert main([*base, "release", "--node", member, "--reason", "checked by hand"]) == 0
+    printed = capsys.readouterr().out
+    assert member in printed and "heldApartFrom" in printed and "canonicalize --force --paper a" in printed
+    assert main([*base, "release", "--node", "not an iri"]) == 2
+    assert "not an IRI" in capsys.readouterr().err
