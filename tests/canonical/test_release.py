@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pyoxigraph import NamedNode
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
 from claimgraph.canonical.embeddings import HashingEmbedder
@@ -92,8 +93,6 @@ def test_release_narrowed_to_one_other_lifts_only_that_verdict(texts, load_claim
     with pytest.raises(ReleaseError, match="no verdict keeps node"):
         release(Context(store, iris), node, iris.node("b", "claim", "1"))
     assert len(held_apart(Context(store, iris))) == 1  # nothing was lifted
-    from pyoxigraph import NamedNode
-
     assert [v.other for v in release(Context(store, iris), node, NamedNode(hub)).lifted] == [hub]
 
 
@@ -108,3 +107,42 @@ def test_cli_release(merged_factor_cli, capsys) -> None:
     assert member in printed and "heldApartFrom" in printed and "canonicalize --force --paper a" in printed
     assert main([*base, "release", "--node", "not an iri"]) == 2
     assert "not an IRI" in capsys.readouterr().err
+
+
+def test_nodes_held_apart_from_a_dissolved_hub_are_reported_as_still_keeping_the_texts_apart(
+        texts, load_claims, store, iris, tmp_path: Path) -> None:
+    """a and c carry one text, b and d another; once their hub is dissolved, each pair of those texts stays apart
+    while any of the others' marks stands (the hub's text is gone, so the group pairs its members' texts)."""
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"], "c": texts["a"], "d": texts["b"]})
+    _place(store, iris, list("abcd"), tmp_path)
+    unmerge(Context(store, iris), hub=NamedNode(_hub_of(store, iris)["a"]))
+    released = release(Context(store, iris), iris.node("a", "claim", "1"))
+    assert {iris.paper_id_of(NamedNode(v.paper)) for v in released.still_apart} == {"b", "c", "d"}
+    _place(store, iris, ["a"], tmp_path, force=True)
+    assert _hub_of(store, iris) == {}
+
+
+def test_a_canon_node_given_as_the_node_is_refused(texts, load_claims, store, iris, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"]})
+    _place(store, iris, ["a", "b"], tmp_path)
+    hub = NamedNode(_hub_of(store, iris)["a"])
+    unmerge(Context(store, iris), member=iris.node("a", "claim", "1"))
+    with pytest.raises(ReleaseError, match="is a CANON_ node"):
+        release(Context(store, iris), hub)
+    assert len(held_apart(Context(store, iris))) == 1
+
+
+def test_a_release_is_audited_by_the_node_iri_when_its_text_has_left_the_paper_and_reported_when_the_paper_is_gone(
+        texts, load_claims, store, iris, tmp_path: Path) -> None:
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"], "c": texts["a"]})
+    _place(store, iris, list("abc"), tmp_path)
+    for paper in "ac":
+        unmerge(Context(store, iris), member=iris.node(paper, "claim", "1"))
+    store.update("DELETE { GRAPH ?g { ?node ?text ?value } } WHERE { GRAPH ?g { ?node ?text ?value } }", {"g": iris.paper("a"), "node": iris.node("a", "claim", "1"),
+                                                                       "text": CG.text})
+    released = release(Context(store, iris), iris.node("a", "claim", "1"))
+    assert released.unaudited == [] and [entry["kind"] for entry in audit_trail(store, iris, "a")][-1] == "release"
+    store.drop_graphs([iris.paper("c")])
+    released = release(Context(store, iris), iris.node("c", "claim", "1"))
+    assert [v.node for v in released.unaudited] == [iris.node("c", "claim", "1").value]
+    assert "release" not in [entry["kind"] for entry in audit_trail(store, iris, "c")]

@@ -8,12 +8,14 @@ is ingested again. A verdict can be wrong: ``claimgraph release`` lifts the verd
 trail of the paper it was about, all in one request. Paper graphs are not touched. The node stays
 unattached until ``claimgraph canonicalize --force --paper ID`` places it again.
 
-Verdicts hold for pairs of differing texts, so another verdict about the same two texts (on a copy of
-the node's text) still keeps them apart; the release returns those, for the user to lift as well.
+Verdicts hold for pairs of differing texts (``text_pairs``, as placement reads them), so another verdict
+that keeps a lifted pair apart (on a copy of the node's text, or another node held apart from the same
+CANON_ node) still does; the release returns those, for the user to lift as well.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from pyoxigraph import NamedNode, Triple
@@ -43,15 +45,12 @@ class Verdict:
     other_text: str | None
     judge: str | None
 
-    @property
-    def texts(self) -> frozenset[str | None]:
-        return frozenset((self.text, self.other_text))
-
 
 @dataclass(frozen=True)
 class Released:
     lifted: list[Verdict]
-    still_apart: list[Verdict]  # other verdicts about the same two texts, which still keep them apart
+    still_apart: list[Verdict]  # other verdicts that keep a text pair of the lifted ones apart, as placement reads them
+    unaudited: list[Verdict]    # lifted verdicts about a node whose paper is no longer stored: no audit graph to write to
 
 
 def held_apart(ctx: Context, **bindings: NamedNode) -> list[Verdict]:
@@ -69,34 +68,72 @@ def release(ctx: Context, node: NamedNode, other: NamedNode | None = None, reaso
         apart_from = f" from <{other.value}>" if other is not None else ""
         raise ReleaseError(f"no verdict keeps node <{node.value}> apart{apart_from} in {ctx.store.location}; "
                            "list them with `claimgraph query held-apart`")
+    before = text_pairs(held_apart(ctx))
+    lifted_pairs = {pair for pair, producers in before.items() if any(verdict in verdicts for verdict in producers)}
     canonical = ctx.iris.canonical_graph()
     script = read_sparql("merge", "release-verdict.ru")
     operations = [bind(script, {"node": NamedNode(verdict.node), "verdict": CG[verdict.kind], "other": NamedNode(verdict.other),
                                 "canonical": canonical}) for verdict in verdicts]
-    operations.append(insert_data_update(_audit(ctx, verdicts, reason)))
+    papers = {verdict: _paper_of(ctx, verdict) for verdict in verdicts}
+    operations.append(insert_data_update(_audit(ctx, papers, reason)))
     ctx.store.update(join_updates(operations))
-    lifted = {verdict.texts for verdict in verdicts if None not in verdict.texts and len(verdict.texts) == 2}
-    return Released(verdicts, [verdict for verdict in held_apart(ctx) if verdict.texts in lifted])
+    after = text_pairs(held_apart(ctx))
+    still = [verdict for pair in sorted(lifted_pairs & after.keys(), key=sorted) for verdict in after[pair]]
+    return Released(verdicts, list(dict.fromkeys(still)), [verdict for verdict, paper in papers.items() if paper is None])
+
+
+def text_pairs(verdicts: list[Verdict]) -> dict[frozenset[str], list[Verdict]]:
+    """The pairs of differing texts that ``verdicts`` keep apart, each with the verdicts that do, as placement
+    reads them (``links.placement.apart_pairs``): a judge's DIFFERENT pairs its two texts; nodes held apart
+    from one CANON_ node pair their texts with each other and with its text, while it exists."""
+    pairs: dict[frozenset[str], list[Verdict]] = defaultdict(list)
+    groups: dict[str, list[Verdict]] = defaultdict(list)
+    for verdict in verdicts:
+        if verdict.kind == "heldApartFrom":
+            groups[verdict.other].append(verdict)
+        elif verdict.text is not None and verdict.other_text is not None and verdict.text != verdict.other_text:
+            pairs[frozenset((verdict.text, verdict.other_text))].append(verdict)
+    for members in groups.values():
+        texts = {verdict.text for verdict in members if verdict.text is not None}
+        texts |= {verdict.other_text for verdict in members if verdict.other_text is not None}
+        for verdict in members:
+            if verdict.text is not None:
+                own: str = verdict.text
+                for text in sorted(texts - {own}):
+                    pairs[frozenset((own, text))].append(verdict)
+    return pairs
 
 
 def _about(ctx: Context, node: NamedNode, other: NamedNode | None) -> list[Verdict]:
-    """The verdicts with ``node`` on either side (and ``other`` on the other, when given)."""
+    """The verdicts with ``node`` on either side (and ``other`` on the other, when given). A CANON_ node is refused:
+    every member held apart from it would be released at once."""
     as_subject = held_apart(ctx, node=node, **({"other": other} if other is not None else {}))
     as_object = held_apart(ctx, other=node, **({"node": other} if other is not None else {}))
+    is_hub = ctx.store.ask("ASK { GRAPH ?canonical { ?node a ?hub } }",
+                           {"canonical": ctx.iris.canonical_graph(), "node": node, "hub": CG.CanonicalNode})
+    if is_hub or any(verdict.kind == "heldApartFrom" for verdict in as_object):
+        raise ReleaseError(f"<{node.value}> is a CANON_ node (or was one): name the node held apart with --node, "
+                           "and this CANON_ node with --from")
     return list(dict.fromkeys(as_subject + as_object))
 
 
-def _audit(ctx: Context, verdicts: list[Verdict], reason: str) -> dict[NamedNode, list[Triple]]:
-    """One ``release`` activity per verdict, in the audit graph of the paper the verdict was about."""
-    activities: dict[str, list[Activity]] = {}
+def _paper_of(ctx: Context, verdict: Verdict) -> str | None:
+    """The id of the stored paper the verdict is about: the one holding the node's text, else the one its IRI
+    names (a node whose text has gone from its paper graph); None when that paper is not stored."""
+    paper_id = ctx.iris.paper_id_of(NamedNode(verdict.paper)) if verdict.paper else ctx.iris.paper_id_of(NamedNode(verdict.node))
+    if paper_id is None or not ctx.store.ask("ASK { GRAPH ?g { ?g a ?paper } }", {"g": ctx.iris.paper(paper_id), "paper": CG.Paper}):
+        return None
+    return paper_id
+
+
+def _audit(ctx: Context, papers: dict[Verdict, str | None], reason: str) -> dict[NamedNode, list[Triple]]:
+    """One ``release`` activity per verdict, in the audit graph of the paper it is about (when that is stored)."""
+    activities: dict[str, list[Activity]] = defaultdict(list)
     ended = now()
-    for verdict in verdicts:
-        paper_id = ctx.iris.paper_id_of(NamedNode(verdict.paper)) if verdict.paper else None
-        if paper_id is None:
-            continue
-        notes = {"node": verdict.node, "verdict": verdict.kind, "other": verdict.other,
-                 **({"judge": verdict.judge} if verdict.judge else {}), **({"reason": reason} if reason else {})}
-        activities.setdefault(paper_id, []).append(Activity(
-            "release", f"release from {verdict.kind}", {"released": 1}, [NamedNode(verdict.node), NamedNode(verdict.other)],
-            notes, ended=ended))
+    for verdict, paper_id in papers.items():
+        if paper_id is not None:
+            notes = {"node": verdict.node, "verdict": verdict.kind, "other": verdict.other,
+                     **({"judge": verdict.judge} if verdict.judge else {}), **({"reason": reason} if reason else {})}
+            activities[paper_id].append(Activity("release", f"release from {verdict.kind}", {"released": 1},
+                                                 [NamedNode(verdict.node), NamedNode(verdict.other)], notes, ended=ended))
     return numbered_triples(ctx.store, ctx.iris, activities)

@@ -119,7 +119,7 @@ def run_unmerge(args: argparse.Namespace) -> int:
 def run_release(args: argparse.Namespace) -> int:
     from claimgraph.canonical.links.release import release
 
-    node, other = _iri(args.node), _iri(args.other) if args.other else None
+    node, other = _iri(args.node), _iri(args.other) if args.other is not None else None
     with open_context(args) as ctx:
         released = release(ctx, node, other, reason=args.reason)
         papers = sorted({paper for v in released.lifted if v.paper and (paper := ctx.iris.paper_id_of(_iri(v.paper)))})
@@ -128,8 +128,11 @@ def run_release(args: argparse.Namespace) -> int:
     if released.still_apart:
         print_table(columns, [[v.node, v.kind, v.other, v.judge or ""] for v in released.still_apart],
                     title="still keeping the same two texts apart (release these too to let the texts meet)")
+    for verdict in released.unaudited:
+        out(f"# not audited: the paper of {verdict.node} is no longer stored")
     out(f"# {len(released.lifted)} verdict(s) lifted; `claimgraph canonicalize --force"
-        f"{''.join(f' --paper {paper}' for paper in papers)}` places the node again")
+        f"{''.join(f' --paper {paper}' for paper in papers)}` searches again for the nodes of these papers that are "
+        "neither linked nor held apart")
     return 0
 
 
