@@ -146,3 +146,30 @@ def test_a_release_is_audited_by_the_node_iri_when_its_text_has_left_the_paper_a
     released = release(Context(store, iris), iris.node("c", "claim", "1"))
     assert [v.node for v in released.unaudited] == [iris.node("c", "claim", "1").value]
     assert "release" not in [entry["kind"] for entry in audit_trail(store, iris, "c")]
+
+
+@pytest.mark.parametrize("dissolve", [False, True], ids=["two members taken out of a hub", "a dissolved hub"])
+def test_the_text_pairs_release_reports_on_are_the_ones_placement_keeps_apart(dissolve, texts, load_claims, store, iris, band,
+                                                                             fake_llm, llm_config, tmp_path: Path) -> None:
+    """release.text_pairs reads the held-apart query; placement reads the store state (placement.apart_pairs):
+    both must see the same pairs, judges' DIFFERENT included."""
+    from claimgraph.canonical.canonicalizer import Canonicalizer
+    from claimgraph.canonical.links.release import text_pairs
+
+    load_claims(store, iris, {"a": texts["a"], "b": texts["b"], "c": texts["a"], "d": texts["b"]})
+    _place(store, iris, list("abcd"), tmp_path)
+    hub = NamedNode(_hub_of(store, iris)["a"])
+    if dissolve:
+        unmerge(Context(store, iris), hub=hub)
+    else:
+        for paper in "ac":
+            unmerge(Context(store, iris), member=iris.node(paper, "claim", "1"))
+    load_claims(store, iris, {"e": "higher temperatures raise the soil respiration", "f": "higher temperatures raise soil respiration rates"})
+    judge = LLMAdjudicator(llm_config(fake_llm({"": ["DIFFERENT"]})))
+    try:
+        _place(store, iris, ["e", "f"], tmp_path, settings=band, adjudicate=judge)
+    finally:
+        judge.close()
+    placement = {pair for _, pair in Canonicalizer(Context(store, iris), embedder=HashingEmbedder(), settings=band).apart}
+    reported = set(text_pairs(held_apart(Context(store, iris))))
+    assert reported == placement and any(len(pair & {texts['a'], texts['b']}) < 2 for pair in reported)
