@@ -4,9 +4,10 @@
 # annotations go, each hub forgets the paper in its provenance, unmerge marks on
 # the paper's nodes go, and so do a judge's DIFFERENT verdicts about them (its
 # texts may change), each with its statement naming the judge (matched by
-# rdf:subject, rdf:predicate and rdf:object: computing its IRI made a slow join). remove-empty-hubs.ru follows in the same request: hubs left
-# with no member go. Linking the new graph then counts its members once, and no
-# count ever drifts below 1.
+# rdf:subject, rdf:predicate and rdf:object: computing its IRI made a slow
+# join). remove-empty-hubs.ru follows in the same request: hubs left with no
+# member go. Linking the new graph then counts its members once, and no count
+# ever drifts below 1.
 # A link belongs to the paper its annotation's prov:wasDerivedFrom names.
 # Bind ?graph (the paper graph about to be replaced) and ?canonical.
 PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>

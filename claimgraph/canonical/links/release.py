@@ -53,9 +53,9 @@ class Released:
     unaudited: list[Verdict]    # lifted verdicts about a node whose paper is no longer stored: no audit graph to write to
 
 
-def held_apart(ctx: Context, **bindings: NamedNode) -> list[Verdict]:
-    """The verdicts of the shipped ``held-apart`` query, narrowed by ``node`` and/or ``other``."""
-    rows = ctx.store.select(read_named_query("held-apart"), {"canonical": ctx.iris.canonical_graph(), **bindings})
+def held_apart(ctx: Context) -> list[Verdict]:
+    """Every verdict, from the shipped ``held-apart`` query."""
+    rows = ctx.store.select(read_named_query("held-apart"), {"canonical": ctx.iris.canonical_graph()})
     return [Verdict(row["node"].value, local_name(row["verdict"].value), row["other"].value,
                     *(row[name].value if name in row else None for name in ("paper", "text", "otherText", "judge")))
             for row in rows]
@@ -63,13 +63,13 @@ def held_apart(ctx: Context, **bindings: NamedNode) -> list[Verdict]:
 
 def release(ctx: Context, node: NamedNode, other: NamedNode | None = None, reason: str = "") -> Released:
     """Lift the verdicts that keep ``node`` apart (from ``other`` only, when given), whichever side it is on."""
-    verdicts = _about(ctx, node, other)
+    every = held_apart(ctx)
+    verdicts = _about(ctx, every, node, other)
     if not verdicts:
         apart_from = f" from <{other.value}>" if other is not None else ""
         raise ReleaseError(f"no verdict keeps node <{node.value}> apart{apart_from} in {ctx.store.location}; "
                            "list them with `claimgraph query held-apart`")
-    before = text_pairs(held_apart(ctx))
-    lifted_pairs = {pair for pair, producers in before.items() if any(verdict in verdicts for verdict in producers)}
+    lifted_pairs = {pair for pair, producers in text_pairs(every).items() if any(verdict in verdicts for verdict in producers)}
     canonical = ctx.iris.canonical_graph()
     script = read_sparql("merge", "release-verdict.ru")
     operations = [bind(script, {"node": NamedNode(verdict.node), "verdict": CG[verdict.kind], "other": NamedNode(verdict.other),
@@ -77,7 +77,7 @@ def release(ctx: Context, node: NamedNode, other: NamedNode | None = None, reaso
     papers = {verdict: _paper_of(ctx, verdict) for verdict in verdicts}
     operations.append(insert_data_update(_audit(ctx, papers, reason)))
     ctx.store.update(join_updates(operations))
-    after = text_pairs(held_apart(ctx))
+    after = text_pairs([verdict for verdict in every if verdict not in verdicts])
     still = [verdict for pair in sorted(lifted_pairs & after.keys(), key=sorted) for verdict in after[pair]]
     return Released(verdicts, list(dict.fromkeys(still)), [verdict for verdict, paper in papers.items() if paper is None])
 
@@ -104,17 +104,17 @@ def text_pairs(verdicts: list[Verdict]) -> dict[frozenset[str], list[Verdict]]:
     return pairs
 
 
-def _about(ctx: Context, node: NamedNode, other: NamedNode | None) -> list[Verdict]:
+def _about(ctx: Context, every: list[Verdict], node: NamedNode, other: NamedNode | None) -> list[Verdict]:
     """The verdicts with ``node`` on either side (and ``other`` on the other, when given). A CANON_ node is refused:
     every member held apart from it would be released at once."""
-    as_subject = held_apart(ctx, node=node, **({"other": other} if other is not None else {}))
-    as_object = held_apart(ctx, other=node, **({"node": other} if other is not None else {}))
     is_hub = ctx.store.ask("ASK { GRAPH ?canonical { ?node a ?hub } }",
                            {"canonical": ctx.iris.canonical_graph(), "node": node, "hub": CG.CanonicalNode})
-    if is_hub or any(verdict.kind == "heldApartFrom" for verdict in as_object):
+    if is_hub or any(verdict.kind == "heldApartFrom" and verdict.other == node.value for verdict in every):
         raise ReleaseError(f"<{node.value}> is a CANON_ node (or was one): name the node held apart with --node, "
                            "and this CANON_ node with --from")
-    return list(dict.fromkeys(as_subject + as_object))
+    sides = {node.value, other.value} if other is not None else {node.value}
+    return [verdict for verdict in every
+            if node.value in (verdict.node, verdict.other) and (other is None or {verdict.node, verdict.other} == sides)]
 
 
 def _paper_of(ctx: Context, verdict: Verdict) -> str | None:
