@@ -5,7 +5,7 @@ on the store. A request waits at most ``timeout`` seconds for a free worker
 (else 503, busy), then at most ``timeout`` seconds for its answer; a query
 still running then has its worker killed and replaced (503, timed out), so a
 runaway query stops using CPU and memory at once. A worker that dies answers
-500 and is replaced too. Starting a worker (a fresh interpreter that opens
+500 naming how it ended (the signal or exit code) and is replaced too. Starting a worker (a fresh interpreter that opens
 the store) is not counted against a query's time.
 
 ``StoreExecutor`` runs queries through the Store API in the request thread;
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from claimgraph.errors import StoreError
-from claimgraph.serve.evaluate import Answer, QueryRequest, write_result
+from claimgraph.serve.evaluate import Answer, QueryRequest, with_default_graph_hint, write_result
 from claimgraph.serve.worker import serve_queries
 from claimgraph.store import Store
 
@@ -49,6 +50,24 @@ class _Worker:
             self.process.kill()
         self.process.join(timeout=10)
         self.connection.close()
+
+    def ending(self) -> str:
+        """How the process ended: ``signal SIGSEGV``, ``exit code 1``, or ``no exit status`` while it runs."""
+        self.process.join(timeout=10)
+        code = self.process.exitcode
+        if code is None:
+            return "no exit status"
+        if code < 0:
+            try:
+                return f"signal {signal.Signals(-code).name}"
+            except ValueError:
+                return f"signal {-code}"
+        return f"exit code {code}"
+
+
+def crashed(worker: _Worker) -> Answer:
+    return Answer.error(500, f"the query worker process ended ({worker.ending()}) while running the query; "
+                             "the query was not answered and the worker was replaced")
 
 
 class WorkerPool:
@@ -139,8 +158,9 @@ class WorkerPool:
                 return Answer.error(503, f"the query ran past this server's {self.timeout:g} s timeout (stopped after {waited:.1f} s)")
             answer: Answer = worker.connection.recv()
         except (EOFError, OSError):
+            answer = crashed(worker)
             self._replace(worker)
-            return Answer.error(500, "the query worker process died while running the query (out of memory?)")
+            return answer
         self._idle.put(worker)
         return answer
 
@@ -163,7 +183,8 @@ class StoreExecutor:
         if request.default_graphs or request.named_graphs:
             return Answer.error(400, "default-graph-uri and named-graph-uri are not supported when serving a remote store; use FROM / FROM NAMED")
         try:
-            return write_result(self.store.query(request.sparql), request.accept)
+            answer = write_result(self.store.query(request.sparql), request.accept)
+            return with_default_graph_hint(answer, request, lambda: bool(self.store.graph_names()))
         except StoreError as error:
             cause = error.__cause__
             malformed = isinstance(cause, SyntaxError) or getattr(cause, "code", None) == 400

@@ -8,6 +8,10 @@ will read it: codepoint escapes (``\\u0053ERVICE``) are decoded first, and
 strings, IRIs and comments are single tokens, so a SERVICE inside a string
 literal is not a call while one written with escapes is. A target given as a
 variable or a prefixed name cannot be checked and is refused.
+
+The parser recurses once per nested group, parenthesis or bracket, so a text
+nested thousands deep overflows its stack and kills the process running it;
+``nesting_refusal`` turns such a text away before it is parsed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from claimgraph.rdf.binding import Token, tokenize
 
 _CODEPOINT = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 _REACHING = frozenset({"SERVICE", "LOAD"})
+MAX_NESTING = 256
+_OPENING, _CLOSING = frozenset("{(["), frozenset("})]")
 
 
 @dataclass(frozen=True)
@@ -70,3 +76,24 @@ def refusal(sparql: str, allowed: Collection[str]) -> Refusal | None:
         if target is None or target.kind != "iri" or target.text[1:-1] not in allowed:
             return Refusal(token.text.upper(), target.text if target is not None else "(nothing)")
     return None
+
+
+def nesting_depth(sparql: str) -> int:
+    """The deepest nesting of ``{``, ``(`` and ``[`` in the text (strings, IRIs and comments left out)."""
+    depth = deepest = 0
+    for token in tokenize(sparql):
+        if token.text in _OPENING and token.kind in ("open", "other"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token.text in _CLOSING and token.kind in ("close", "other"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def nesting_refusal(sparql: str, limit: int = MAX_NESTING) -> str | None:
+    """Why the text is too deeply nested to parse safely, else None."""
+    depth = nesting_depth(sparql)
+    if depth <= limit:
+        return None
+    return (f"the request nests groups, parentheses or brackets {depth} levels deep; "
+            f"this server parses at most {limit} levels")

@@ -4,8 +4,9 @@ Query: ``GET ?query=...``, ``POST`` form-encoded (``query=...``) or ``POST``
 ``application/sparql-query`` (the body is the query; dataset parameters stay
 in the URL). Update: ``POST`` form-encoded (``update=...``) or
 ``application/sparql-update``. A missing or repeated ``query``/``update`` is
-400; another request body type is 415. Unknown parameters are ignored, as
-clients add their own (``format``, ``output``).
+400; another request body type is 415, and so is a body declared in a charset
+other than UTF-8 (the protocol's only encoding). Unknown parameters are
+ignored, as clients add their own (``format``, ``output``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from claimgraph.serve.formats import QUERY_MEDIA_TYPES, UPDATE_MEDIA_TYPES
 from claimgraph.serve.negotiation import charset_of, media_type_of
 
 FORM = "application/x-www-form-urlencoded"
+UTF8_NAMES = frozenset({"utf-8", "utf8"})
 
 
 @dataclass
@@ -49,8 +51,10 @@ def refuse(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 def decoded_body(request: Request) -> str:
     charset = charset_of(request.header("Content-Type"))
+    if charset not in UTF8_NAMES:
+        raise refuse(415, f"the request body is declared as charset={charset}; SPARQL requests must be UTF-8")
     try:
-        return request.body.decode(charset)
+        return request.body.decode("utf-8")
     except (LookupError, UnicodeDecodeError) as error:
         raise refuse(400, f"the request body is not valid {charset}: {error}") from error
 

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -70,3 +71,25 @@ def test_a_short_token_is_refused_before_listening(writable_store: Path, capsys:
     monkeypatch.setenv("CLAIMGRAPH_UPDATE_TOKEN", "short")  # type: ignore[attr-defined]
     assert main(["--store", str(writable_store), "serve", "--port", "0"]) == 2
     assert "at least 16 characters" in capsys.readouterr().err  # type: ignore[attr-defined]
+
+
+def test_access_and_connection_options_reach_the_server(writable_store: Path) -> None:
+    process, base_url = start(writable_store, "--read-timeout", "5", "--connections", "4", "--allow-host", "claimgraph.internal",
+                              "--cors", "https://app.example", env={"CLAIMGRAPH_UPDATE_TOKEN": ""})
+    try:
+        allowed = urllib.request.Request(f"{base_url}/health", headers={"Host": "claimgraph.internal", "Origin": "https://app.example"})
+        with urllib.request.urlopen(allowed, timeout=30) as response:
+            assert response.status == 200 and response.headers["Access-Control-Allow-Origin"] == "https://app.example"
+        refused = urllib.request.Request(f"{base_url}/health", headers={"Host": "rebind.example"})
+        try:
+            urllib.request.urlopen(refused, timeout=30)
+            raise AssertionError("a foreign Host was answered")
+        except urllib.error.HTTPError as error:
+            assert error.code == 403
+    finally:
+        stop(process)
+
+
+def test_a_non_positive_read_timeout_is_refused(writable_store: Path, capsys: object) -> None:
+    assert main(["--store", str(writable_store), "serve", "--port", "0", "--read-timeout", "0"]) == 2
+    assert "--read-timeout" in capsys.readouterr().err  # type: ignore[attr-defined]

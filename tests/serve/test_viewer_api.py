@@ -11,7 +11,7 @@ from serve_support import request
 from claimgraph.publish.elements import short_label
 from claimgraph.serve.server import ClaimgraphServer
 
-NODE_FIELDS = {"id", "label", "type", "role", "text", "confidence", "anchor", "sentence", "provenance"}
+NODE_FIELDS = {"id", "label", "type", "role", "text", "confidence", "anchor", "sentence", "provenance", "terms"}
 EDGE_FIELDS = {"id", "source", "target", "label", "confidence", "provenance"}
 
 

@@ -70,6 +70,9 @@ def fixture_node(name: str, node_id: str) -> dict:
 
 def test_page_loads_without_console_errors_and_only_from_its_own_mount(viewer: Viewer) -> None:
     viewer.open()
+    viewer.wait_ready("t.kind === 'corpus'")
+    assert viewer.api("corpusCounts()") == {"papers": 2, "links": 1}
+    viewer.driver.find_element(By.CSS_SELECTOR, '#corpus-papers button[data-id="soil-warming"]').click()
     viewer.wait_ready("t.kind === 'paper' && t.paper === 'soil-warming' && t.view === 'paper'")
     severe = [entry for entry in viewer.drain_log() if entry["level"] == "SEVERE"]
     assert severe == []
@@ -77,7 +80,7 @@ def test_page_loads_without_console_errors_and_only_from_its_own_mount(viewer: V
     page_root = viewer.server.page_url
     assert resources, "the page fetched nothing"
     assert [url for url in resources if not url.startswith(page_root)] == []
-    assert f"{PREFIX}api/papers" in viewer.server.requests
+    assert f"{PREFIX}api/papers" in viewer.server.requests and f"{PREFIX}api/corpus?limit=300" in viewer.server.requests
     assert f"{PREFIX}api/graph?paper=soil-warming&view=paper" in viewer.server.requests
 
 
@@ -205,8 +208,7 @@ def test_choosing_a_paper_and_a_view_from_the_controls(viewer: Viewer) -> None:
 
 
 def test_hub_search_and_hub_view_show_the_hub_and_each_member(viewer: Viewer) -> None:
-    viewer.open()
-    viewer.wait_ready("t.kind === 'paper'")
+    open_paper(viewer, "soil-warming", "paper")
     search = viewer.driver.find_element(By.ID, "hub-search")
     search.send_keys("SOIL", Keys.ENTER)
     viewer.wait(

@@ -88,9 +88,10 @@ def test_a_type_filter_hides_what_sparql_says_it_should(page: Viewer, demo_store
     page.wait(lambda driver: page.api("counts()") == without, f"expected {without}, saw {page.api('counts()')}")
 
 
-def test_the_first_page_opens_the_first_paper_without_console_errors(page: Viewer) -> None:
+def test_the_first_page_shows_the_corpus_without_console_errors(page: Viewer) -> None:
     page.open()
-    page.wait_ready("t.kind === 'paper' && t.paper === 'soil-moisture'")
+    page.wait_ready("t.kind === 'corpus'")
+    assert page.api("corpusCounts()")["papers"] == 3
     assert [entry for entry in page.drain_log() if entry["level"] == "SEVERE"] == []
     options = [option.get_attribute("value") for option in page.driver.find_elements(By.CSS_SELECTOR, "#paper-select option") if option.get_attribute("value")]
     assert options == ["soil-moisture", "soil-warming", "synthetic-ripples"]

@@ -70,6 +70,8 @@ def answer_api(route: str, query: dict[str, list[str]]) -> ApiAnswer:
     arg = {key: values[0] for key, values in query.items()}
     if route == "papers":
         return ApiAnswer(200, load_fixture("papers.json"))
+    if route == "corpus":
+        return ApiAnswer(200, load_fixture("corpus.json"))
     if route == "hubs":
         text = arg.get("q", "").casefold()
         limit = arg.get("limit", "50")

@@ -78,3 +78,56 @@ export async function fetchHub(iri) {
   }
   return body;
 }
+
+export async function fetchCorpus(limit) {
+  const body = await getJson("api/corpus", { limit });
+  requireList(body, "papers", "api/corpus");
+  requireList(body, "links", "api/corpus");
+  return body;
+}
+
+export async function fetchShared(source, target) {
+  const body = await getJson("api/shared", { source, target });
+  if (!body.shared || typeof body.shared !== "object") {
+    throw new ApiError('the api/shared answer has no "shared" object', 200);
+  }
+  return body.shared;
+}
+
+export async function fetchTerm(iri) {
+  const body = checkGraph(await getJson("api/term", { iri }), "api/term");
+  if (!body.term || typeof body.term.iri !== "string") {
+    throw new ApiError('the api/term answer has no "term" object with an "iri"', 200);
+  }
+  return body;
+}
+
+export async function fetchQueries() {
+  return requireList(await getJson("api/queries"), "queries", "api/queries");
+}
+
+// POST a query to the server's SPARQL protocol endpoint (/sparql, next to the
+// viewer's folder). Solutions come back as SPARQL JSON, graphs as N-Triples.
+export async function runSparql(query) {
+  const url = new URL("../sparql", document.baseURI);
+  let response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/sparql-query",
+        Accept: "application/sparql-results+json, application/n-triples;q=0.9",
+      },
+      body: query,
+    });
+  } catch (err) {
+    throw new ApiError(`could not reach ${url.pathname} (${err.message})`, 0);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const said = parseJson(text)?.error ?? (text.trim() || response.statusText);
+    throw new ApiError(`${said} (HTTP ${response.status})`, response.status);
+  }
+  const type = response.headers.get("Content-Type") ?? "";
+  return { type, text, hint: response.headers.get("X-Claimgraph-Hint") };
+}

@@ -42,6 +42,9 @@ function nodeRows(list, info) {
   addRow(list, "Source sentence", "sentence", info.sentence || "not anchored to a sentence");
   addRow(list, "Anchor (x,y,z)", "anchor", info.anchor || "none");
   addRow(list, "Confidence", "confidence", confidenceText(info.confidence));
+  if (Array.isArray(info.terms) && info.terms.length > 0) {
+    addRow(list, "Ontology terms", "terms", info.terms.map((term) => `${term.label} (${term.match}, ${term.iri})`).join("; "));
+  }
   addProvenance(list, info.provenance);
   if (info.paper) {
     addRow(list, "Paper", "paper", info.paper);
@@ -59,7 +62,7 @@ function edgeRows(list, info, nameOf) {
 }
 
 // entry: {kind: "node"|"edge", info, paneTitle, mark: "added"|"removed"|null,
-// nameOf(id) -> display text, openPaper(id) or null}.
+// nameOf(id) -> display text, openPaper(id) or null, actions: [{name, text, run}]}.
 export function renderDetails(body, entry) {
   const { kind, info } = entry;
   const list = document.createElement("dl");
@@ -85,6 +88,14 @@ export function renderDetails(body, entry) {
     button.type = "button";
     button.textContent = `Open paper ${info.paper}`;
     button.addEventListener("click", () => entry.openPaper(info.paper));
+    body.append(button);
+  }
+  for (const action of entry.actions ?? []) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.action = action.name;
+    button.textContent = action.text;
+    button.addEventListener("click", action.run);
     body.append(button);
   }
 }

@@ -75,6 +75,7 @@ export function stylesheet() {
         "text-max-width": "120px",
         "text-background-color": "#FFFFFF",
         "text-background-opacity": 0.75,
+        "min-zoomed-font-size": 6,
       },
     },
     { selector: "node[ring]", style: { "border-width": 4, "border-color": "data(ring)" } },
@@ -94,7 +95,14 @@ export function stylesheet() {
         "font-size": 7,
         color: "#555555",
         "text-rotation": "autorotate",
+        "min-zoomed-font-size": 6,
       },
+    },
+    // Document structure (sentence -> viewpoint, sentence -> reference): many
+    // and obvious from the layout, so drawn as plain straight lines.
+    {
+      selector: 'edge[label = "states"], edge[label = "cites"], edge[label = "from-reference"]',
+      style: { "curve-style": "haystack", "line-style": "solid", width: 1, opacity: 0.5, label: "" },
     },
     { selector: "edge[!scored]", style: { "line-style": "dashed" } },
     { selector: ".added", style: { "underlay-color": ADDED, "underlay-opacity": 0.45, "underlay-padding": 7 } },

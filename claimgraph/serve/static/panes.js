@@ -16,7 +16,8 @@ const FORCE_LAYOUT = {
 
 // Force layouts cost O(n²) per iteration: large graphs get fewer iterations.
 const FULL_ITERATION_NODES = 300;
-const ALONE_CELL = 90; // grid cell, in model pixels, of a node without edges
+const ALONE_CELL = 90;
+const LARGE_GRAPH = 2000; // elements // grid cell, in model pixels, of a node without edges
 
 function forceIterations(nodes) {
   return nodes <= FULL_ITERATION_NODES ? 1000 : Math.max(150, Math.round((1000 * FULL_ITERATION_NODES) / nodes));
@@ -33,6 +34,7 @@ async function runLayout(eles, options) {
 // thousands of viewpoints and no edges) go on a grid below them, where a force
 // layout would spend minutes pushing them apart.
 async function forceLayout(cy) {
+  cy.resize();
   const alone = cy.nodes().filter((node) => node.degree(false) === 0);
   const linked = cy.elements().difference(alone);
   let box = { x1: 0, y2: -80, w: 0 };
@@ -46,6 +48,7 @@ async function forceLayout(cy) {
     const area = { x1: box.x1, y1: box.y2 + 80, w: Math.max(box.w, columns * ALONE_CELL * 1.6), h: rows * ALONE_CELL };
     await runLayout(alone, { name: "grid", fit: false, boundingBox: area, avoidOverlap: true, cols: columns });
   }
+  cy.resize();
   cy.fit(undefined, 30);
 }
 
@@ -142,7 +145,7 @@ export class GraphPane {
 
   // Draw a payload; resolves once the layout has stopped. listener(kind, ele)
   // hears "hover", "leave", "pick" (tap on an element) and "unpick".
-  async show(payload, { hubIri = null, positions = null, listener = () => {} } = {}) {
+  async show(payload, { hubIri = null, positions = null, layout = null, listener = () => {} } = {}) {
     this.destroy();
     const { elements, skipped } = toElements(payload, hubIri);
     this.cy = window.cytoscape({
@@ -151,12 +154,20 @@ export class GraphPane {
       style: stylesheet(),
       layout: { name: "preset" },
       selectionType: "single",
+      // Large graphs pan and zoom as a picture, redrawn when the motion stops.
+      textureOnViewport: elements.length > LARGE_GRAPH,
+      pixelRatio: elements.length > LARGE_GRAPH ? 1 : "auto",
     });
     this.cy.on("mouseover", "node, edge", (evt) => listener("hover", evt.target));
     this.cy.on("mouseout", "node, edge", (evt) => listener("leave", evt.target));
     this.cy.on("tap", (evt) => listener(evt.target === this.cy ? "unpick" : "pick", evt.target));
+    // A container shown a moment ago may still carry the size Cytoscape read
+    // while it was hidden (0 x 0); fitting to that draws the graph tiny in a corner.
+    this.cy.resize();
     if (positions) {
       await runLayout(this.cy.elements(), { name: "preset", positions: placeNodes(this.cy, positions), fit: true, padding: 30 });
+    } else if (layout) {
+      await layout(this.cy);
     } else {
       await forceLayout(this.cy);
     }
@@ -168,10 +179,73 @@ export class GraphPane {
       this.cy.destroy();
       this.cy = null;
     }
+    this.focus = null;
+    this.focusCentre = null;
   }
 
-  // filter.nodePasses(info, isHub) and filter.edgePasses(info) decide; an edge
-  // is also hidden when either of its ends is.
+  // Keep only the nodes within `hops` steps of node `id` (null: all nodes);
+  // applyFilter draws it.
+  focusOn(id, hops) {
+    if (!this.cy || id === null) {
+      this.focus = null;
+      this.focusCentre = null;
+      return;
+    }
+    let reach = this.cy.getElementById(id);
+    for (let step = 0; step < hops; step += 1) {
+      reach = reach.closedNeighborhood();
+    }
+    this.focus = new Set(reach.nodes().map((node) => node.id()));
+    this.focusCentre = { id, hops };
+  }
+
+  fitVisible() {
+    if (this.cy) {
+      this.cy.resize();
+      this.cy.fit(this.cy.elements(":visible"), 30);
+    }
+  }
+
+  // Mark the nodes whose label or text contains `query` (case-insensitive);
+  // returns the visible matches, best first (label matches, then by label).
+  search(query) {
+    if (!this.cy) {
+      return [];
+    }
+    const needle = query.trim().toLocaleLowerCase();
+    const found = [];
+    this.cy.batch(() => {
+      this.cy.nodes().forEach((node) => {
+        const info = node.data("info");
+        const hit = needle !== "" && `${info.label ?? ""} ${info.text ?? ""}`.toLocaleLowerCase().includes(needle);
+        node.toggleClass("match", hit);
+        if (hit) {
+          found.push(node);
+        }
+      });
+    });
+    return found.filter((node) => node.visible()).sort((a, b) => String(a.data("label")).localeCompare(String(b.data("label"))));
+  }
+
+  // The drawn graph's box and the pane's size, in CSS pixels: a fitted graph fills one of the pane's sides.
+  renderedExtent() {
+    if (!this.cy) {
+      return null;
+    }
+    const box = this.cy.elements().renderedBoundingBox();
+    return { w: box.w, h: box.h, paneWidth: this.container.clientWidth, paneHeight: this.container.clientHeight };
+  }
+
+  centre(id) {
+    const ele = this.element(id);
+    if (ele) {
+      this.cy.animate({ center: { eles: ele }, zoom: Math.max(this.cy.zoom(), 1.2) }, { duration: 0 });
+    }
+  }
+
+  // filter.nodePasses(info, isHub) and filter.edgePasses(info) decide, and a
+  // neighbourhood focus (focusOn) keeps only the nodes it names; an edge is
+  // also hidden when either of its ends is.
   applyFilter(filter) {
     if (!this.cy) {
       return;
@@ -179,7 +253,8 @@ export class GraphPane {
     this.cy.batch(() => {
       const shown = new Set();
       this.cy.nodes().forEach((node) => {
-        const pass = filter.nodePasses(node.data("info"), node.hasClass("hub"));
+        const inFocus = !this.focus || this.focus.has(node.id());
+        const pass = inFocus && filter.nodePasses(node.data("info"), node.hasClass("hub"));
         node.toggleClass("filtered-out", !pass);
         if (pass) {
           shown.add(node.id());

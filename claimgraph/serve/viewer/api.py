@@ -7,67 +7,41 @@ and message the server sends as ``{"error": message}``.
 
 from __future__ import annotations
 
-import re
-import threading
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from pyoxigraph import Literal, NamedNode
 
 from claimgraph.context import Context
-from claimgraph.errors import ClaimgraphError, StoreError
+from claimgraph.errors import StoreError
 from claimgraph.publish.elements import Json, graph_elements, number, provenance, provenance_index, short_label, text
 from claimgraph.rdf.iris import InvalidIdError
 from claimgraph.rdf.queries import read_sparql
+from claimgraph.rdf.rows import iri_of
 from claimgraph.rdf.vocab import local_name
+from claimgraph.serve.viewer import corpus, structure
+from claimgraph.serve.viewer.cache import StateCache
+from claimgraph.serve.viewer.params import ApiError, one, positive_int
+from claimgraph.serve.viewer.queries import queries_payload
+
+__all__ = ["ApiError", "CountCache", "answer", "one"]
 
 DEFAULT_HUB_LIMIT = 50
 MAX_HUB_LIMIT = 500
 VIEWS = ("paper", "raw")
 
 
-class ApiError(ClaimgraphError):
-    """A viewer API request that cannot be answered: the HTTP status and the message for the viewer."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 def vocabulary_prefix(ctx: Context) -> str:
     return f"{ctx.iris.base}graph/vocabulary/"
 
 
-def one(params: Mapping[str, list[str]], name: str, default: str | None = None) -> str | None:
-    values = params.get(name)
-    if not values:
-        return default
-    if len(values) > 1:
-        raise ApiError(400, f"parameter {name!r} is given {len(values)} times; give it once")
-    return values[0]
-
-
-class CountCache:
-    """Node and edge counts per paper graph, kept while the store's state is unchanged.
-
-    Counting every paper of a large store takes seconds; the counts change only
-    when the store does, so they are computed once per state (a state of None,
-    as for a remote store, is never cached).
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._state: Hashable | None = None
-        self._counts: dict[str, tuple[int, int]] = {}
+class CountCache(StateCache):
+    """The viewer's answers kept per store state: node and edge counts per paper graph, hubs, the corpus."""
 
     def counts(self, ctx: Context, graphs: list[NamedNode], state: Hashable | None) -> dict[str, tuple[int, int]]:
-        with self._lock:
-            if state is not None and state == self._state and all(graph.value in self._counts for graph in graphs):
-                return self._counts
-            counts = {graph.value: graph_counts(ctx, graph) for graph in graphs}
-            if state is not None:
-                self._state, self._counts = state, counts
-            return counts
+        key = "counts:" + "\x1f".join(sorted(graph.value for graph in graphs))
+        counts: dict[str, tuple[int, int]] = self.remember(key, state, lambda: {graph.value: graph_counts(ctx, graph) for graph in graphs})
+        return counts
 
 
 def graph_counts(ctx: Context, graph: NamedNode) -> tuple[int, int]:
@@ -77,11 +51,17 @@ def graph_counts(ctx: Context, graph: NamedNode) -> tuple[int, int]:
     return nodes, edges
 
 
+def paper_sizes(ctx: Context, cache: CountCache, state: Hashable | None) -> dict[str, tuple[int, int]]:
+    """(nodes, edges) of every paper graph, by graph IRI."""
+    graphs = [row["paper"] for row in ctx.store.select(read_sparql("graphs", "papers.rq"))]
+    return cache.counts(ctx, [graph for graph in graphs if isinstance(graph, NamedNode)], state)
+
+
 def papers_payload(ctx: Context, cache: CountCache | None = None, state: Hashable | None = None) -> Json:
     iris = ctx.iris
     papers: dict[str, Json] = {}
     for row in ctx.store.select(read_sparql("graphs", "papers.rq")):
-        paper_id = iris.paper_id_of(row["paper"])  # type: ignore[arg-type]
+        paper_id = iris.paper_id_of(iri_of(row, "paper"))
         if paper_id is not None and paper_id not in papers:
             papers[paper_id] = {"id": paper_id, "title": text(row.get("title")), "graph": row["paper"].value}
     graphs = [NamedNode(paper["graph"]) for paper in papers.values()]
@@ -91,20 +71,23 @@ def papers_payload(ctx: Context, cache: CountCache | None = None, state: Hashabl
     return {"papers": sorted(papers.values(), key=lambda paper: paper["id"])}
 
 
-def hub_summaries(ctx: Context) -> list[Json]:
+def hub_summaries(ctx: Context, cache: CountCache | None = None, state: Hashable | None = None) -> list[Json]:
+    """Every CANON_ hub with its counts, most members first; kept per store state, as a search reads them all."""
+    hubs: list[Json] = (cache or CountCache()).remember("hubs", state, lambda: all_hubs(ctx))
+    return hubs
+
+
+def all_hubs(ctx: Context) -> list[Json]:
     rows = ctx.store.select(read_sparql("graphs", "hubs.rq"), {"canonical": ctx.iris.canonical_graph()})
     hubs = [{"iri": row["hub"].value, "type": local_name(row["type"].value), "text": row["text"].value,
              "members": int(row["members"].value), "papers": int(row["papers"].value)} for row in rows]
     return sorted(hubs, key=lambda hub: (-hub["members"], hub["text"], hub["iri"]))
 
 
-def hubs_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
+def hubs_payload(ctx: Context, params: Mapping[str, list[str]], cache: CountCache, state: Hashable | None) -> Json:
     query = (one(params, "q", "") or "").casefold()
-    limit_text = one(params, "limit", str(DEFAULT_HUB_LIMIT)) or ""
-    if not re.fullmatch(r"[0-9]{1,9}", limit_text) or int(limit_text) < 1:
-        raise ApiError(400, f"limit must be a positive integer, not {limit_text!r}")
-    limit = min(int(limit_text), MAX_HUB_LIMIT)
-    hubs = [hub for hub in hub_summaries(ctx) if query in hub["text"].casefold()]
+    limit = positive_int(params, "limit", DEFAULT_HUB_LIMIT, MAX_HUB_LIMIT)
+    hubs = [hub for hub in hub_summaries(ctx, cache, state) if query in hub["text"].casefold()]
     return {"hubs": hubs[:limit]}
 
 
@@ -125,10 +108,14 @@ def graph_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
     if view == "raw" and not ctx.store.has_graph(graph):
         raise ApiError(404, f"paper {paper_id!r} has no raw graph in the store")
     nodes, edges = graph_elements(ctx.store, graph, paper, ctx.iris.audit_graph(paper_id), vocabulary_prefix(ctx), view)
-    return {"paper": paper_id, "view": view, "nodes": nodes, "edges": edges}
+    terms = structure.node_terms(ctx.store, paper)
+    for node in nodes:
+        node["terms"] = terms.get(node["id"], [])
+    shown = {node["id"] for node in nodes}
+    return {"paper": paper_id, "view": view, "nodes": nodes, "edges": edges, "structure": structure.structure(ctx.store, paper, shown)}
 
 
-def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
+def hub_payload(ctx: Context, params: Mapping[str, list[str]], cache: CountCache, state: Hashable | None) -> Json:
     iri = one(params, "iri")
     if not iri:
         raise ApiError(400, "parameter 'iri' (a hub IRI) is required")
@@ -136,7 +123,7 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
         hub = NamedNode(iri)
     except ValueError as error:
         raise ApiError(400, f"iri {iri!r} is not an IRI: {error}") from error
-    summary = next((item for item in hub_summaries(ctx) if item["iri"] == iri), None)
+    summary = next((item for item in hub_summaries(ctx, cache, state) if item["iri"] == iri), None)
     if summary is None:
         raise ApiError(404, f"no CANON_ hub <{iri}> in the store")
     store = ctx.store
@@ -152,7 +139,7 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
         member = row["node"].value
         if member in nodes:
             continue
-        paper_id = ctx.iris.paper_id_of(row["paper"]) or ""  # type: ignore[arg-type]
+        paper_id = ctx.iris.paper_id_of(iri_of(row, "paper")) or ""
         if paper_id not in touches:
             touches[paper_id] = provenance_index(store, ctx.iris.audit_graph(paper_id)) if paper_id else {}
         body = row["text"].value
@@ -170,20 +157,26 @@ def hub_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
     return {"hub": summary, "nodes": list(nodes.values()), "edges": edges}
 
 
-ROUTES: dict[str, Callable[[Context, Mapping[str, list[str]]], Json]] = {
+Handler = Callable[[Context, Mapping[str, list[str]], CountCache, Hashable | None], Json]
+ROUTES: dict[str, Handler] = {
+    "papers": lambda ctx, params, cache, state: papers_payload(ctx, cache, state),
     "hubs": hubs_payload,
-    "graph": graph_payload,
+    "graph": lambda ctx, params, cache, state: graph_payload(ctx, params),
     "hub": hub_payload,
+    "corpus": lambda ctx, params, cache, state: corpus.corpus_payload(ctx, params, cache, state, lambda: paper_sizes(ctx, cache, state)),
+    "shared": lambda ctx, params, cache, state: corpus.shared_payload(ctx, params),
+    "term": lambda ctx, params, cache, state: corpus.term_payload(ctx, params),
+    "queries": lambda ctx, params, cache, state: queries_payload(),
 }
 
 
 def answer(ctx: Context, route: str, params: Mapping[str, list[str]], cache: CountCache | None = None, state: Hashable | None = None) -> tuple[int, Json]:
-    """The status and JSON body of ``GET api/<route>?<params>``; ``cache`` and ``state`` serve api/papers."""
+    """The status and JSON body of ``GET api/<route>?<params>``; ``cache`` keeps answers per store ``state``."""
     handler = ROUTES.get(route)
-    if handler is None and route != "papers":
-        return 404, {"error": f"no API route {route!r}; the viewer API has papers, {', '.join(ROUTES)}"}
+    if handler is None:
+        return 404, {"error": f"no API route {route!r}; the viewer API has {', '.join(ROUTES)}"}
     try:
-        return 200, papers_payload(ctx, cache, state) if handler is None else handler(ctx, params)
+        return 200, handler(ctx, params, cache or CountCache(), state)
     except ApiError as error:
         return error.status, {"error": str(error)}
     except StoreError as error:
