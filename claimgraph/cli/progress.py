@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from claimgraph.cli.render import printable
+
 
 @dataclass
 class _Step:
@@ -80,6 +82,7 @@ class TerminalProgress:
             self._write(self.line(step), newline=not self.tty)
 
     def _write(self, text: str, newline: bool) -> None:
+        text = printable(text)
         if self.tty:
             self.stream.write("\r\x1b[2K" + text + ("\n" if newline else ""))
             self._line_open = not newline

@@ -1,7 +1,10 @@
 """Terminal output: plain aligned tables, result rows in standard formats, messages on standard error.
 
 No rendering library is imported, so a command that prints a table starts as
-fast as a plain script. Row output in ``json``, ``xml``, ``csv`` and ``tsv``
+fast as a plain script. Every message line and table cell goes through
+``printable``: a file name or paper id holding a newline, an escape sequence
+or bytes that are not UTF-8 is shown escaped, so it can neither forge a line
+nor drive the terminal. Row output in ``json``, ``xml``, ``csv`` and ``tsv``
 follows the W3C SPARQL 1.1 query results formats (``json``: typed values,
 not strings), so other SPARQL tools read it.
 """
@@ -9,6 +12,9 @@ not strings), so other SPARQL tools read it.
 from __future__ import annotations
 
 import io
+import os
+import re
+import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -20,6 +26,24 @@ if TYPE_CHECKING:
 
 ROW_FORMATS = ("table", "json", "xml", "csv", "tsv")
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if char in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[char]
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a file name that is not UTF-8 (Python's surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """``text`` with control characters, line and paragraph separators, bidirectional overrides and
+    undecodable file-name bytes written as ``\\n``, ``\\x1b``, ``\\u202e``, ``\\xff``: safe on one terminal line."""
+    return _UNPRINTABLE.sub(_escape, str(text))
 
 
 def out(text: str = "") -> None:
@@ -28,8 +52,8 @@ def out(text: str = "") -> None:
 
 
 def err(text: str) -> None:
-    """A line on standard error (messages, warnings, progress)."""
-    sys.stderr.write(text + "\n")
+    """A line on standard error (messages, warnings, progress), escaped by ``printable``."""
+    sys.stderr.write(printable(text) + "\n")
     sys.stderr.flush()
 
 
@@ -46,14 +70,49 @@ def compact(term: Term | None) -> str:
     return str(term)
 
 
-def format_table(columns: Sequence[str], cells: Sequence[Sequence[object]], title: str | None = None) -> str:
-    """Columns aligned by padding, a dashed rule under the header; cells are shown with str()."""
-    rows = [[str(cell).replace("\n", " ") for cell in row] for row in cells]
-    widths = [max([len(name), *(len(row[index]) for row in rows if index < len(row))]) for index, name in enumerate(columns)]
-    lines = [title] if title else []
-    lines.append("  ".join(name.ljust(width) for name, width in zip(columns, widths)).rstrip())
-    lines.append("  ".join("-" * width for width in widths))
-    lines.extend("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows)
+def terminal_width() -> int | None:
+    """The width tables must fit: ``$COLUMNS``, else the terminal's when standard output is one; None for a file or
+    a pipe, where nothing is cut (``--format`` gives machines every value whole)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def fitted_widths(widths: Sequence[int], limit: int | None, gap: int = 2, least: int = 8) -> list[int]:
+    """Column widths whose sum (with the gaps) fits ``limit``, taken from the widest columns first."""
+    fitted = list(widths)
+    if limit is None:
+        return fitted
+    while sum(fitted) + gap * (len(fitted) - 1) > limit:
+        widest = max(range(len(fitted)), key=lambda index: fitted[index])
+        if fitted[widest] <= least:
+            break
+        fitted[widest] -= 1
+    return fitted
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the cut shown by an ellipsis."""
+    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+
+
+def format_table(columns: Sequence[str], cells: Sequence[Sequence[object]], title: str | None = None, width: int | None = None) -> str:
+    """Columns aligned by padding, a dashed rule under the header; cells are shown with ``printable``.
+
+    The table fits ``width`` (default: the terminal's, see ``terminal_width``): the widest columns give
+    way first and a cut cell ends with an ellipsis.
+    """
+    rows = [[printable(cell) for cell in row] for row in cells]
+    natural = [max([len(name), *(len(row[index]) for row in rows if index < len(row))]) for index, name in enumerate(columns)]
+    limit = width if width is not None else terminal_width()
+    widths = fitted_widths(natural, limit)
+    lines = [title if limit is None else clip(title, limit)] if title else []
+    lines.append("  ".join(clip(name, size).ljust(size) for name, size in zip(columns, widths)).rstrip())
+    lines.append("  ".join("-" * size for size in widths))
+    lines.extend("  ".join(clip(cell, size).ljust(size) for cell, size in zip(row, widths)).rstrip() for row in rows)
     return "\n".join(lines)
 
 

@@ -30,6 +30,7 @@ from claimgraph.llm.cache import (
     cache_key,
 )
 from claimgraph.llm.config import LLMConfig, LLMConfigError
+from claimgraph.llm.transport import CappedTransport, ReplyTooLarge
 from claimgraph.plugins import LLMBackendPlugin, find, names, registered
 
 PHASE_HEADER = "X-Claimgraph-Phase"
@@ -144,7 +145,9 @@ class OpenAIBackend:
                 raise LLMConfigError("OPENAI_API_KEY is not set (needed for api.openai.com; set OPENAI_BASE_URL for a local endpoint)")
             api_key = "unused"  # local servers (vLLM, Ollama, llama.cpp) accept any key
         self.timeout = config.timeout
-        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=config.base_url, timeout=config.timeout, max_retries=0)
+        http_client = openai.DefaultAsyncHttpxClient(transport=CappedTransport(config.max_reply_bytes))
+        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=config.base_url, timeout=config.timeout, max_retries=0,
+                                          http_client=http_client)
 
     async def complete(self, messages: Sequence[Message], params: Mapping[str, Any], tag: CallTag) -> Completion:
         try:
@@ -155,13 +158,19 @@ class OpenAIBackend:
             )
         except openai.APITimeoutError:
             raise TransientCallError(f"no answer within {self.timeout:g} s (timeout)", kind=TIMEOUT) from None
+        except ReplyTooLarge as error:
+            raise PermanentCallError(str(error)) from None
         except openai.APIConnectionError as error:
             cause = error.__cause__ or error
+            if isinstance(cause, ReplyTooLarge):
+                raise PermanentCallError(str(cause)) from None
             raise TransientCallError(f"connection failed: {type(cause).__name__}: {cause}", kind=CONNECTION) from None
         except openai.APIStatusError as error:
             raise _status_error(error, "response_format" in params) from None
         except openai.APIError as error:
             raise TransientCallError(f"malformed response: {error}") from None
+        except ValueError as error:  # a 200 whose body is not the JSON it claims (a proxy's HTML page), or not a completion
+            raise TransientCallError(f"malformed response: the body is not a chat completion ({type(error).__name__}: {str(error)[:200]})") from None
         choices = getattr(response, "choices", None)
         if not choices:
             raise TransientCallError(f"the endpoint answered without choices: {str(response)[:200]!r}")

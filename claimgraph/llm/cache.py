@@ -7,7 +7,10 @@ stored in the entry, not in the key: a reply answers the request either way.
 Only replies the caller found usable are stored (see LLMClient). One response is one JSON file
 ``<dir>/<key[:2]>/<key>.json``, written atomically (temporary file, then rename),
 so an interrupted run never leaves a half-written entry. A cache directory
-written by a run against a live endpoint is a valid recording for replay.
+written by a run against a live endpoint is a valid recording for replay. An
+entry file over ``max_entry_bytes`` is not read (a reply over the size limit,
+cached before there was one): it counts as absent, and is replaced by the next
+usable reply.
 """
 
 from __future__ import annotations
@@ -63,8 +66,9 @@ def cache_key(messages: Sequence[Message], params: Mapping[str, Any], schema: Ma
 class ResponseCache:
     """Responses by key in one directory."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, max_entry_bytes: int | None = None) -> None:
         self.directory = Path(directory)
+        self.max_entry_bytes = max_entry_bytes
 
     def path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
@@ -80,6 +84,10 @@ class ResponseCache:
         """The stored completion, None when absent; CacheError names a corrupt entry."""
         path = self.path(key)
         try:
+            size = path.stat().st_size
+            if self.max_entry_bytes is not None and size > self.max_entry_bytes:
+                raise CacheError(f"{path}: LLM response entry is {size:,} bytes, over the {self.max_entry_bytes:,} bytes "
+                                 "an entry of a reply within max_reply_bytes can take; not read")
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None

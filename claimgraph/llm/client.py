@@ -53,6 +53,10 @@ from claimgraph.llm.config import LLMConfig
 
 __all__ = ["CallTag", "Check", "Completion", "LLMCallFailed", "LLMClient", "Message", "ReplySchema", "open_client"]
 
+ENTRY_BYTES_PER_REPLY_BYTE = 4
+"""A cache entry holds the request and the reply's text, JSON-escaped: a reply within max_reply_bytes
+makes an entry of at most about this many times that; a larger entry is not read."""
+
 Check = Callable[[str], "str | None"]
 """What a caller says about a reply's text: None when usable, else the problem in a few words."""
 
@@ -256,5 +260,6 @@ def open_client(config: LLMConfig, accounting: Accounting | None = None) -> LLMC
     """The client for a config: replay from recordings, or the live endpoint behind the cache."""
     backend = make_backend(config)
     replaying = isinstance(backend, ReplayBackend)
-    cache = ResponseCache(config.cache_dir) if config.cache_dir is not None and not replaying else None
+    entry_bytes = ENTRY_BYTES_PER_REPLY_BYTE * config.max_reply_bytes
+    cache = ResponseCache(config.cache_dir, entry_bytes) if config.cache_dir is not None and not replaying else None
     return LLMClient(backend, config, cache, accounting)

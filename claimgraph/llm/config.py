@@ -18,6 +18,7 @@ from claimgraph.errors import ClaimgraphError
 DEFAULT_CONFIG_FILE = Path("claimgraph.toml")
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_CACHE_DIR = Path("claimgraph-cache") / "llm"
+DEFAULT_MAX_REPLY_BYTES = 2 * 1024 * 1024
 
 
 class LLMConfigError(ClaimgraphError):
@@ -37,7 +38,9 @@ class LLMConfig:
     ``breaker_threshold`` consecutive connection failures (timeouts, refused or
     dropped connections) open the circuit: later calls are skipped, not sent
     (0 disables). ``paper_budget`` bounds the seconds the calls of one paper may
-    take (None: no bound).
+    take (None: no bound). ``max_reply_bytes`` bounds the HTTP body of one
+    reply: a longer one is cut off while it streams in, fails its call and is
+    never cached.
     """
 
     model: str = DEFAULT_MODEL
@@ -56,6 +59,7 @@ class LLMConfig:
     structured_output: bool = True
     breaker_threshold: int = 5
     paper_budget: float | None = None
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
 
     def __post_init__(self) -> None:
         if not self.model.strip():
@@ -69,6 +73,7 @@ class LLMConfig:
             (0.0 <= self.backoff_base <= self.backoff_max, "backoff_base must be between 0 and backoff_max"),
             (self.breaker_threshold >= 0, "breaker_threshold must be 0 (off) or more"),
             (self.paper_budget is None or self.paper_budget > 0, "paper_budget must be positive (seconds) or unset"),
+            (self.max_reply_bytes >= 1024, "max_reply_bytes must be at least 1024"),
         ]
         for passed, problem in checks:
             if not passed:
@@ -81,7 +86,7 @@ class LLMConfig:
 
 _FILE_KEYS = {f.name for f in fields(LLMConfig)} - {"api_key"}
 _PATH_KEYS = {"cache_dir", "replay_dir"}
-_INT_KEYS = {"max_tokens", "max_retries", "max_concurrency", "breaker_threshold"}
+_INT_KEYS = {"max_tokens", "max_retries", "max_concurrency", "breaker_threshold", "max_reply_bytes"}
 _FLOAT_KEYS = {"temperature", "timeout", "backoff_base", "backoff_max"}
 _OPTIONAL_FLOAT_KEYS = {"paper_budget"}
 _BOOL_KEYS = {"structured_output"}
@@ -93,6 +98,7 @@ ENVIRONMENT = {
     "OPENAI_API_KEY": "api_key",
     "CLAIMGRAPH_MODEL": "model",
     "CLAIMGRAPH_LLM_CACHE": "cache_dir",
+    "CLAIMGRAPH_LLM_MAX_REPLY_BYTES": "max_reply_bytes",
 }
 
 

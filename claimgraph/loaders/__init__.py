@@ -34,10 +34,13 @@ def loaders() -> dict[str, Loader]:
     return table
 
 
-def load_document(path: Path) -> Document:
-    """Load one file with the loader registered for its suffix; LoaderError for anything wrong with it."""
+def load_document(path: Path, follow_symlinks: bool = False) -> Document:
+    """Load one file with the loader registered for its suffix; LoaderError for anything wrong with it.
+
+    A symbolic link is refused unless ``follow_symlinks`` (see ``claimgraph.loaders.input_paths``).
+    """
     table = loaders()
-    input_paths.check_input_path(path, table)
+    input_paths.check_input_path(path, table, follow_symlinks)
     loader = table.get(path.suffix.lower())
     if loader is None:
         known = ", ".join(sorted(table))
@@ -47,10 +50,11 @@ def load_document(path: Path) -> Document:
     return document
 
 
-def find_inputs(paths: Iterable[Path]) -> Iterator[Path]:
+def find_inputs(paths: Iterable[Path], follow_symlinks: bool = False) -> Iterator[Path]:
     """Files to ingest: each file given, and the supported files inside each folder given.
 
-    Never raises: a missing path, or a folder without a supported file, is
-    yielded as it is so that ``load_document`` reports it for that item.
+    Never raises: a missing path, a folder without a supported file, or a
+    symbolic link (unless ``follow_symlinks``), is yielded as it is so that
+    ``load_document`` reports it for that item.
     """
-    return input_paths.find_inputs(paths, loaders())
+    return input_paths.find_inputs(paths, loaders(), follow_symlinks)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from claimgraph.errors import LoaderError
-from claimgraph.loaders.limits import MAX_INPUT_BYTES, limit_error
+from claimgraph.loaders.limits import limit_error, max_input_bytes
 
 _UTF32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -44,12 +44,15 @@ def os_problem(error: OSError) -> str:
     return _OS_PROBLEMS.get(error.errno or 0, f"cannot be read: {error.strerror or error}")
 
 
-def read_bytes(path: Path, max_bytes: int = MAX_INPUT_BYTES, limit_name: str = "MAX_INPUT_BYTES") -> bytes:
+def read_bytes(path: Path, max_bytes: int | None = None, limit_name: str = "MAX_INPUT_BYTES") -> bytes:
     """The file's bytes; refused when it is not a regular file, over ``max_bytes``, or blank.
+
+    ``max_bytes`` None is the input-size limit in force (``claimgraph.loaders.limits.max_input_bytes``).
 
     The file is opened once, non-blocking (a FIFO cannot hang the batch), and
     its size is checked on that open file before anything is read.
     """
+    limit = max_input_bytes() if max_bytes is None else max_bytes
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as error:
@@ -60,14 +63,14 @@ def read_bytes(path: Path, max_bytes: int = MAX_INPUT_BYTES, limit_name: str = "
             raise LoaderError(path, "is a folder, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise LoaderError(path, "is not a regular file (a FIFO, socket or device); give a saved file")
-        if info.st_size > max_bytes:
-            raise limit_error(path, f"file is {info.st_size:,} bytes", limit_name)
+        if info.st_size > limit:
+            raise limit_error(path, f"file is {info.st_size:,} bytes", limit_name, limit)
         try:
-            data = _read_at_most(handle, info.st_size, max_bytes)
+            data = _read_at_most(handle, info.st_size, limit)
         except OSError as error:
             raise LoaderError(path, os_problem(error)) from error
-    if len(data) > max_bytes:
-        raise limit_error(path, f"file is more than {max_bytes:,} bytes", limit_name)
+    if len(data) > limit:
+        raise limit_error(path, f"file is more than {limit:,} bytes", limit_name, limit)
     if _BLANK.fullmatch(data):
         raise LoaderError(path, "file is empty (nothing but whitespace)")
     return data
@@ -81,7 +84,7 @@ def _read_at_most(handle: BinaryIO, expected: int, max_bytes: int) -> bytes:
     return data + handle.read(max_bytes + 1 - len(data))
 
 
-def read_text(path: Path, max_bytes: int = MAX_INPUT_BYTES, limit_name: str = "MAX_INPUT_BYTES") -> str:
+def read_text(path: Path, max_bytes: int | None = None, limit_name: str = "MAX_INPUT_BYTES") -> str:
     """The file's text under the module's encoding policy."""
     return decode_text(path, read_bytes(path, max_bytes, limit_name))
 

@@ -52,7 +52,10 @@ class Reply:
     ``headers`` make an error reply; ``delay`` seconds pass before answering;
     ``drop`` closes the connection without any answer; ``hang`` never answers
     (until the client disconnects or the server stops); ``trickle`` sends the
-    body one byte every ``trickle`` seconds after the headers.
+    body one byte every ``trickle`` seconds after the headers; ``unsized`` sends
+    the body without a Content-Length (its end is the closed connection), in
+    chunks, counting in ``FakeLLMServer.unsized_bytes_sent`` what left before the
+    client hung up.
     """
 
     content: str = ""
@@ -64,6 +67,7 @@ class Reply:
     finish_reason: str = "stop"
     hang: bool = False
     trickle: float = 0.0
+    unsized: bool = False
 
 
 def ok(content: str, delay: float = 0.0, finish_reason: str = "stop") -> Reply:
@@ -88,6 +92,11 @@ def hang() -> Reply:
 def trickle(content: str, seconds_per_byte: float) -> Reply:
     """A 200 completion whose body arrives one byte every ``seconds_per_byte``."""
     return Reply(content=content, trickle=seconds_per_byte)
+
+
+def unsized(body: str) -> Reply:
+    """A 200 whose body has no Content-Length: the client learns its size only by reading it."""
+    return Reply(body=body, headers={"Content-Type": "application/json"}, unsized=True)
 
 
 def hostile_cycle(valid: str) -> list[Reply]:
@@ -207,6 +216,7 @@ class FakeLLMServer(ThreadingHTTPServer):
         self.requests: list[RecordedRequest] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.unsized_bytes_sent: list[int] = []
         self.stopping = threading.Event()
         self.lock = threading.Lock()
 
@@ -289,6 +299,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif reply.drop:
             self.close_connection = True
             self.connection.close()
+        elif reply.unsized and reply.body is not None:
+            self._send_unsized(reply.body.encode("utf-8"), reply.headers)
         elif reply.body is not None:
             self._send(reply.status, reply.body.encode("utf-8"), reply.headers)
         elif reply.status != 200:
@@ -330,6 +342,23 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             self.wfile.write(data[position:position + 1])
             self.wfile.flush()
+
+    def _send_unsized(self, data: bytes, headers: Mapping[str, str], chunk: int = 65536) -> None:
+        self.send_response(200)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        sent = 0
+        try:
+            for start in range(0, len(data), chunk):
+                self.wfile.write(data[start:start + chunk])
+                sent += len(data[start:start + chunk])
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        finally:
+            with self.server.lock:
+                self.server.unsized_bytes_sent.append(sent)
+            self.close_connection = True
 
     def _completion(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         prompt = " ".join(str(m.get("content", "")) for m in body.get("messages") or [] if isinstance(m, dict))

@@ -193,9 +193,9 @@ def _path_cases(corpus: _Corpus) -> None:
     corpus.refused("notes", "A file without a suffix.\n", "unsupported file type '(none)'", "an existing file of no known type")
     _link(corpus.path("loop-a.json"), "loop-b.json")
     _link(corpus.path("loop-b.json"), "loop-a.json")
-    corpus.cases.append(HostileCase(corpus.path("loop-a.json"), "refused", "a symbolic link loop", fragment="symbolic link loop"))
+    corpus.cases.append(HostileCase(corpus.path("loop-a.json"), "refused", "a symbolic link loop", fragment=LINK_REFUSED))
     _link(corpus.path("dangling.md"), "nowhere.md")
-    corpus.cases.append(HostileCase(corpus.path("dangling.md"), "refused", "a link to nothing", fragment="does not exist"))
+    corpus.cases.append(HostileCase(corpus.path("dangling.md"), "refused", "a link to nothing", fragment=LINK_REFUSED))
     fifo = corpus.path("fifo.txt")
     if not fifo.exists():
         os.mkfifo(fifo)
@@ -203,7 +203,7 @@ def _path_cases(corpus: _Corpus) -> None:
     if Path("/proc/self/mem").exists():
         _link(corpus.path("unreadable.txt"), "/proc/self/mem")
         description = "a file even root cannot read (reading /proc/self/mem at offset 0 fails with EIO)"
-        corpus.cases.append(HostileCase(corpus.path("unreadable.txt"), "refused", description, fragment="cannot be read"))
+        corpus.cases.append(HostileCase(corpus.path("unreadable.txt"), "refused", description, fragment=LINK_REFUSED))
     oversized = (
         ("sparse-huge.txt", MAX_INPUT_BYTES, "MAX_INPUT_BYTES"),
         ("sparse-huge.json", MAX_JSON_BYTES, "MAX_JSON_BYTES"),
@@ -213,6 +213,10 @@ def _path_cases(corpus: _Corpus) -> None:
         with corpus.path(name).open("wb") as handle:
             handle.truncate(size + 1)
         corpus.cases.append(HostileCase(corpus.path(name), "refused", f"a sparse file one byte over {limit}", fragment=limit))
+
+
+LINK_REFUSED = "is a symbolic link; links are not followed"
+"""What loading any link says unless links are followed (then each says what is wrong with its target)."""
 
 
 def _link(link: Path, target: str) -> None:
@@ -389,8 +393,8 @@ def write_hostile_corpus(folder: Path) -> list[HostileCase]:
 def write_large_text(folder: Path, megabytes: int = 50) -> HostileCase:
     """A plain-text file of ``megabytes`` MiB of prose, one emoji making its decoded text 4 bytes a character.
 
-    It is far more than one paper, so the loader must refuse it at MAX_SENTENCES,
-    reading no further than that.
+    It is far more than one paper, so the loader must refuse it: on its size when it
+    is over MAX_INPUT_BYTES, else at MAX_SENTENCES, reading no further than that.
     """
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"large-{megabytes}mb.txt"
@@ -399,4 +403,5 @@ def write_large_text(folder: Path, megabytes: int = 50) -> HostileCase:
         handle.write("A long file \U0001f9ea\n\n")
         for _ in range(megabytes * MIB // len(paragraph)):
             handle.write(paragraph)
-    return HostileCase(path, "refused", f"{megabytes} MiB of prose", fragment="MAX_SENTENCES")
+    limit = "MAX_INPUT_BYTES" if path.stat().st_size > MAX_INPUT_BYTES else "MAX_SENTENCES"
+    return HostileCase(path, "refused", f"{megabytes} MiB of prose", fragment=limit)

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers, reindex
-from claimgraph.canonical.embeddings import EmbeddingError, HashingEmbedder, OpenAIEmbedder, make_embedder
 from claimgraph.canonical.index.embedding_cache import EmbeddingCache
 from claimgraph.canonical.index.partition import Partition
 from claimgraph.canonical.links.state import read_store_state
 from claimgraph.canonical.sidecar import IDMAP_FILE, PARTITIONS_DIR, Sidecar, default_sidecar_dir
 from claimgraph.cli.main import main
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import EmbeddingError, HashingEmbedder, OpenAIEmbedder, make_embedder
 from claimgraph.papers.storage import store_document
 from claimgraph.rdf.vocab import CG
 
@@ -274,3 +274,25 @@ def test_cli_canonicalize_reindex_stats_and_merges(tmp_path: Path, iris, discour
     assert main([*base, "reindex", "--embedder", "hashing"]) == 0
     values = {row["measure"]["value"]: row["value"]["value"] for row in stats}
     assert (values["merged"], values["hubs"], values["attached to a hub"], values["cross-paper components"]) == ("2", "2", "2", "1")
+
+
+def test_embedding_cache_saves_every_chunk_of_128_texts_so_a_killed_run_loses_at_most_one(tmp_path: Path) -> None:
+    from claimgraph.canonical.index.embedding_cache import CHUNK
+
+    texts = [f"text number {i}" for i in range(300)]
+
+    class KilledAfterTwoChunks(HashingEmbedder):
+        done = 0
+
+        def embed(self, batch):
+            if self.done >= 2 * CHUNK:
+                raise RuntimeError("killed")
+            self.done += len(batch)
+            return super().embed(batch)
+
+    assert CHUNK <= 128
+    with pytest.raises(RuntimeError):
+        EmbeddingCache(KilledAfterTwoChunks(), tmp_path).embed(texts)
+    resumed = EmbeddingCache(HashingEmbedder(), tmp_path)
+    assert len(resumed) == 2 * CHUNK and resumed.missing(texts) == texts[2 * CHUNK:]
+    assert not list((tmp_path).rglob(".shard-*")), "no temporary file is left behind"

@@ -95,8 +95,10 @@ def test_find_inputs_yields_broken_entries_of_a_folder_so_each_is_reported(tmp_p
     (tmp_path / "sub.json").mkdir()
     (tmp_path / "README.md").write_text("# Readme\n", encoding="utf-8")
     assert [path.name for path in find_inputs([tmp_path])] == ["good.txt", "loop.md"]
-    with pytest.raises(LoaderError, match="symbolic link loop"):
+    with pytest.raises(LoaderError, match="is a symbolic link; links are not followed"):
         load_document(tmp_path / "loop.md")
+    with pytest.raises(LoaderError, match="symbolic link loop"):
+        load_document(tmp_path / "loop.md", follow_symlinks=True)
 
 
 PEAK_SCRIPT = """

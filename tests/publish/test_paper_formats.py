@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 from publish_support import HOSTILE_TEXTS, REASONING_PAPER, open_context
-from pyoxigraph import RdfFormat
+from pyoxigraph import Literal, RdfFormat, Triple
 
 from claimgraph.publish.elements import graph_elements
 from claimgraph.publish.export import export
@@ -50,13 +50,39 @@ def test_graphml_reads_back_in_networkx_with_every_node_and_edge(published_store
         assert data.get("confidence") == node["confidence"]
 
 
-def test_graphml_carries_hostile_text(hostile_store: Path) -> None:
+def graphml_texts(store: Path, paper: str) -> list[str]:
+    """The node texts of a GraphML export read back by networkx, escaped values unescaped as the format says."""
+    from claimgraph.publish.graphml import unescape
+
     networkx = pytest.importorskip("networkx")
-    graph = networkx.read_graphml(__import__("io").BytesIO(exported(hostile_store, "graphml", ["hostile"])))
-    texts = sorted(data["text"] for _, data in graph.nodes(data=True))
-    expected = sorted(text.replace("\x01", "\ufffd").replace("\x07", "\ufffd").replace("\x1b", "\ufffd") for text in HOSTILE_TEXTS)
-    assert texts == expected
-    assert graph.number_of_edges() == len(HOSTILE_TEXTS) - 1
+    graph = networkx.read_graphml(__import__("io").BytesIO(exported(store, "graphml", [paper])))
+    return sorted(unescape(data["text"]) if data.get("text_escaped") else data["text"] for _, data in graph.nodes(data=True))
+
+
+def test_graphml_carries_hostile_text_exactly(hostile_store: Path) -> None:
+    assert graphml_texts(hostile_store, "hostile") == sorted(HOSTILE_TEXTS)
+    document = exported(hostile_store, "graphml", ["hostile"]).decode("utf-8")
+    assert "\\u0001\\u0007\\u001b" in document and "\ufffd" not in document
+
+
+def test_graphml_keeps_carriage_returns_and_backslash_sequences(tmp_path: Path) -> None:
+    from claimgraph.context import Context
+    from claimgraph.rdf.iris import IriScheme
+    from claimgraph.rdf.vocab import CG, RDF
+    from claimgraph.store import EmbeddedStore
+
+    texts = ["windows\r\nline end and a lone\rcarriage return", "a written \\u0001 and a real \x01 one", "\ufffe and \\\\ two"]
+    iris = IriScheme()
+    paper = iris.paper("crlf")
+    triples = [Triple(paper, RDF.type, CG.Paper)]
+    for number, text in enumerate(texts):
+        node = iris.node("crlf", "node", f"c{number}")
+        triples += [Triple(node, RDF.type, CG.Claim), Triple(node, CG.text, Literal(text))]
+    with EmbeddedStore(tmp_path / "store") as store:
+        store.replace_graph(paper, triples)
+        Context(store).vocabulary  # noqa: B018 - writes the vocabulary graph
+    assert graphml_texts(tmp_path / "store", "crlf") == sorted(texts)
+    assert b"\r" not in exported(tmp_path / "store", "graphml", ["crlf"])
 
 
 # ------------------------------------------------------------------ DOT
@@ -149,3 +175,20 @@ def test_hostile_text_round_trips_through_a_nanopublication(hostile_store: Path,
         assert publication.is_valid
         texts |= {str(o) for _, p, o in publication.assertion if str(p).endswith("#text")}
     assert texts == set(HOSTILE_TEXTS)
+
+
+def test_dot_of_several_papers_is_refused_on_one_output_and_written_one_file_per_paper_to_a_folder(published_store, tmp_path: Path,
+                                                                                                   capsys) -> None:
+    from claimgraph.cli.main import main
+
+    store = str(published_store)
+    assert main(["--store", store, "export", "--format", "dot"]) == 2
+    assert "DOT holds one graph per file" in capsys.readouterr().err
+    folder = tmp_path / "dots"
+    folder.mkdir()
+    assert main(["--store", store, "export", "--format", "dot", "-o", str(folder)]) == 0
+    files = sorted(folder.glob("*.dot"))
+    assert len(files) >= 2 and all(file.read_text(encoding="utf-8").lstrip().startswith(("digraph", "strict digraph")) for file in files)
+    if shutil.which("dot") is not None:
+        for file in files:
+            assert subprocess.run(["dot", "-Tsvg", str(file)], capture_output=True, check=False, timeout=60).returncode == 0

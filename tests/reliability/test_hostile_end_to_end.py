@@ -97,7 +97,7 @@ def arche_file(folder: Path, name: str, base_id: str, sentence: str) -> Path:
 def test_a_stored_paper_is_never_replaced_silently(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store, iris = str(tmp_path / "store"), IriScheme()
     first = arche_file(tmp_path, "first.json", "paper-x", "The first file holds this sentence.")
-    assert main(["--store", store, "ingest", "--no-canonicalize", str(first)]) == 0
+    assert main(["--store", store, "ingest", "--no-canonicalize", "--no-extract", str(first)]) == 0
     capsys.readouterr()
     later = tmp_path / "later"
     later.mkdir()
@@ -112,8 +112,8 @@ def test_a_stored_paper_is_never_replaced_silently(tmp_path: Path, capsys: pytes
             return {t.object.value for t in opened.triples(iris.paper("paper-x")) if t.predicate == CG.text}
 
     assert sentences() == {"The first file holds this sentence."}
-    assert main(["--store", store, "ingest", "--no-canonicalize", str(first)]) == 0  # the same file: a re-ingest
-    assert main(["--store", store, "ingest", "--no-canonicalize", "--replace", str(other)]) == 0
+    assert main(["--store", store, "ingest", "--no-canonicalize", "--no-extract", str(first)]) == 0  # the same file: a re-ingest
+    assert main(["--store", store, "ingest", "--no-canonicalize", "--no-extract", "--replace", str(other)]) == 0
     assert sentences() == {"Another file with the same id."}
 
 
@@ -139,3 +139,26 @@ def test_a_failing_server_is_quoted_on_one_line_per_file_naming_it(tmp_path: Pat
     failed = [line for line in err.splitlines() if line.startswith("failed: ")]
     assert [line.split(": ", 2)[1] for line in failed] == [str(path) for path in files]
     assert all("HTTP 500: storage exploded: disk full" in line for line in failed)
+
+
+def test_a_file_of_the_same_name_in_another_folder_does_not_replace_a_stored_paper(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store, iris = str(tmp_path / "store"), IriScheme()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = arche_file(tmp_path / "a", "paper.json", "paper-y", "The sentence of folder a.")
+    other = arche_file(tmp_path / "b", "paper.json", "paper-y", "The sentence of folder b.")
+    assert main(["--store", store, "ingest", "--no-canonicalize", "--no-extract", str(first)]) == 0
+    capsys.readouterr()
+    assert main(["--store", store, "ingest", "--no-canonicalize", "--no-extract", str(other)]) == 1
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if "already in the store" in line]
+    assert str(other) in line and "read from paper.json in another folder" in line and "--replace" in line
+
+    def sentences() -> set[str]:
+        with EmbeddedStore(store, read_only=True) as opened:
+            return {t.object.value for t in opened.triples(iris.paper("paper-y")) if t.predicate == CG.text}
+
+    assert sentences() == {"The sentence of folder a."}
+    link = tmp_path / "b" / ".." / "a" / "paper.json"
+    assert main(["--store", store, "ingest", "--no-canonicalize", "--no-extract", str(link)]) == 0  # the same file by another path
+    assert main(["--store", store, "ingest", "--no-canonicalize", "--no-extract", "--replace", str(other)]) == 0
+    assert sentences() == {"The sentence of folder b."}

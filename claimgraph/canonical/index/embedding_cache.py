@@ -2,8 +2,11 @@
 
 The cache lives in ``embeddings-<embedder>/`` inside the sidecar folder: each
 ``flush`` writes one shard holding only the vectors computed since the previous
-flush, so saving costs what was added, and a run killed half way keeps what it
-had embedded up to its last flush. Once there are more than 32 shards they are
+flush, so saving costs what was added. ``embed`` sends new texts to the embedder
+in chunks of CHUNK (128) texts and flushes after each chunk, so a run killed half
+way loses at most the chunk it was embedding. Each shard is written to a
+temporary file and renamed into place: a kill during the write leaves the
+previous shards as they were. Once there are more than 32 shards they are
 merged into one. A damaged shard is only a loss of cache: it is skipped.
 """
 
@@ -15,11 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.canonical.embeddings import Embedder
 from claimgraph.canonical.index.files import atomic_write, npz_bytes
+from claimgraph.embedding.embedders import Embedder
 
 MAX_SHARDS = 32
-CHUNK = 1024
+CHUNK = 128
+"""Texts embedded (and saved) at a time: the most a killed run loses; small next to the cost of one save."""
 
 
 def text_key(text: str) -> str:
@@ -80,8 +84,7 @@ class EmbeddingCache:
                 self._vectors[key] = np.asarray(vector, dtype=np.float32)
                 self._new.append(key)
             self.computed += len(chunk)
-            if len(todo) > CHUNK:
-                self.flush()
+            self.flush()
             if on_chunk:
                 on_chunk(len(chunk))
         if not texts:
