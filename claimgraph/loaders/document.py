@@ -45,13 +45,32 @@ class Viewpoint:
         return (self.sentence_index, self.reference_index, self.viewpoint_index)
 
 
+@dataclass(frozen=True, slots=True)
+class Bibliographic:
+    """What a reference list says about a cited work; '' where it says nothing.
+
+    ``doi``, ``pmid`` and ``pmcid`` are normalized (see
+    ``claimgraph.loaders.formats.identifiers``); ``year`` is four digits;
+    ``first_author`` is the first author's family name (or a group name).
+    """
+
+    doi: str = ""
+    pmid: str = ""
+    pmcid: str = ""
+    title: str = ""
+    year: str = ""
+    first_author: str = ""
+    journal: str = ""
+
+
 @dataclass
 class Reference:
-    """A cited work; cited by one or more sentences, one node whatever the count."""
+    """A cited work; cited by zero or more sentences, one node whatever the count."""
 
     number: int
     cited_by: list[int] = field(default_factory=list)
     label: str = ""
+    work: Bibliographic = field(default_factory=Bibliographic)
 
 
 @dataclass
@@ -61,6 +80,8 @@ class Document:
     format: str
     title: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
+    year: str = ""
+    first_author: str = ""
     passages: list[Passage] = field(default_factory=list)
     references: dict[int, Reference] = field(default_factory=dict)
     viewpoints: list[Viewpoint] = field(default_factory=list)

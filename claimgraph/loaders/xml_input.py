@@ -3,14 +3,14 @@
 Parsing never fetches a DTD or the network, and refuses documents that declare
 entities or nest too deep (see ``parse_xml``). In-text citations are kept as
 invisible markers while the paragraph goes through the common sentence
-splitter, then ``attach_citations`` turns each marker into a Reference cited by
-the sentence that holds it and removes it.
+splitter, then ``attach_citations`` notes the sentence that holds each marker as
+citing that marker's Reference (one per entry of the reference list) and removes it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,7 +105,8 @@ def paragraph_text(element: etree._Element, citation_keys: CitationKeys, skip: f
     """The text of a paragraph; elements named in ``skip`` are left out, citations get markers.
 
     A marker goes after the citation's visible text, where it cannot stop the
-    sentence splitter from seeing a capital letter that starts a sentence.
+    sentence splitter from seeing a capital letter that starts a sentence. A
+    citation nested in another (eLife wraps a group of citations in one) cites too.
     """
     parts = [element.text or ""]
     for child in element:
@@ -113,8 +114,9 @@ def paragraph_text(element: etree._Element, citation_keys: CitationKeys, skip: f
         if name and name not in skip:
             keys = citation_keys(child)
             if keys is not None:
+                nested = [key for inner in child.iterdescendants() for key in citation_keys(inner) or []]
                 parts.append(plain_text(child))
-                parts.extend(citation_marker(key) for key in keys)
+                parts.extend(citation_marker(key) for key in dict.fromkeys(keys + nested))
             else:
                 parts.append(paragraph_text(child, citation_keys, skip))
         parts.append(child.tail or "")
@@ -153,24 +155,18 @@ def collect_sections(element: etree._Element, heading: str, layout: Layout, sect
             sections.append((title, paragraphs))
 
 
-def attach_citations(document: Document, numbers: Mapping[str, int], labels: Mapping[int, str]) -> None:
-    """Turn citation markers into References (numbered by ``numbers``) and strip them from the sentences."""
+def attach_citations(document: Document, numbers: Mapping[str, int], references: Mapping[int, Reference]) -> None:
+    """Give the document the reference list's References (numbered by ``numbers``), note which sentences cite
+    each, and strip the citation markers from the sentences. A citation of a key the list lacks is dropped."""
+    document.references = dict(sorted(references.items()))
     for passage in document.passages:
         cleaned = []
         for sentence in passage.sentences:
             for key in _MARKER.findall(sentence.text):
-                number = numbers.get(key)
-                if number is None:
-                    continue
-                reference = document.references.setdefault(number, Reference(number=number, label=labels.get(number, "")))
-                if sentence.index not in reference.cited_by:
+                reference = document.references.get(numbers.get(key, 0))
+                if reference is not None and sentence.index not in reference.cited_by:
                     reference.cited_by.append(sentence.index)
             text = re.sub(r"\s+", " ", _MARKER.sub("", sentence.text)).strip()
             cleaned.append(Sentence(sentence.index, text, sentence.passage_index))
         passage.sentences = cleaned
-    document.references = dict(sorted(document.references.items()))
 
-
-def numbered(keys: Iterable[str]) -> dict[str, int]:
-    """Reference keys (xml ids) numbered 1, 2, ... in document order."""
-    return {key: number for number, key in enumerate(dict.fromkeys(keys), start=1)}

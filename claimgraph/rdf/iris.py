@@ -8,6 +8,8 @@ Layout (``base`` defaults to DEFAULT_BASE and is configurable):
 - ``<base>paper/<id>/<kind>/<n>`` a node of the paper (sentence, viewpoint, ...)
 - ``<base>paper/<id>/stmt/<hash>`` the reification resource of one edge
 - ``<base>graph/canonical``       CANON_ hubs shared by all papers
+- ``<base>graph/citations``       paper-to-paper citation links
+- ``<base>work/<key>``            a cited work, named by its normalized work key
 """
 
 from __future__ import annotations
@@ -87,6 +89,15 @@ class IriScheme:
 
     def canonical_graph(self) -> NamedNode:
         return NamedNode(f"{self.base}graph/canonical")
+
+    def citations_graph(self) -> NamedNode:
+        return NamedNode(f"{self.base}graph/citations")
+
+    def cited_work(self, key: str) -> NamedNode:
+        """The work a work key (``doi:10.1/x``, ``pmid:123``, ``ref:...``) names; the key is percent-encoded but ':' and '/'."""
+        from urllib.parse import quote
+
+        return NamedNode(f"{self.base}work/{quote(key, safe=':/')}")
 
     def canonical_node(self, type_local_name: str, key: str) -> NamedNode:
         return NamedNode(f"{self.base}canonical/CANON_{type_local_name}_{key}")

@@ -46,6 +46,9 @@ DCTERMS = Namespace("http://purl.org/dc/terms/")
 CITO = Namespace("http://purl.org/spar/cito/")
 SKOS = Namespace("http://www.w3.org/2004/02/skos/core#")
 BIBO = Namespace("http://purl.org/ontology/bibo/")
+FABIO = Namespace("http://purl.org/spar/fabio/")
+PRISM = Namespace("http://prismstandard.org/namespaces/basic/2.0/")
+FRBR = Namespace("http://purl.org/vocab/frbr/core#")
 
 PREFIXES: dict[str, str] = {
     "cg": str(CG),
@@ -58,6 +61,9 @@ PREFIXES: dict[str, str] = {
     "cito": str(CITO),
     "skos": str(SKOS),
     "bibo": str(BIBO),
+    "fabio": str(FABIO),
+    "prism": str(PRISM),
+    "frbr": str(FRBR),
 }
 
 

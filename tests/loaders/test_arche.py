@@ -59,6 +59,16 @@ def test_arche_graph_counts_match_the_json_by_sparql(arche_paper: tuple[Path, di
     assert cites == expected["citations"]
 
 
+def test_arche_references_name_no_cited_work_as_the_json_gives_no_bibliographic_fields(arche_paper: tuple[Path, dict]) -> None:
+    """A reference is a number with abstract viewpoints: no DOI, title or year to name the work by, so no cg:citedWork
+    (and no work key for the paper, whose file_info names no DOI); the references stay cited by their sentences."""
+    path, _ = arche_paper
+    document = load_document(path)
+    predicates = {triple.predicate.value for triple in document_triples(document, IriScheme())}
+    assert CG + "cites" in predicates
+    assert not {CG + "citedWork", CG + "workKey", "http://purl.org/ontology/bibo/doi"} & predicates
+
+
 def test_viewpoint_source_tuples_point_at_their_sentence_and_reference(arche_dir: Path) -> None:
     path = arche_dir / "s41467-025-56034-2.json"
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -75,3 +75,146 @@ def test_external_entities_are_refused_and_never_read(write, tmp_path: Path) -> 
         load_document(write("xxe.xml", content))
     assert "xxe.xml: declares XML entities (x)" in str(info.value)
     assert "TOP SECRET" not in str(info.value)
+
+
+# ---------------------------------------------------------------- references and the paper's own identifiers
+
+ELIFE = Path(__file__).resolve().parents[1] / "data" / "elife"
+ELIFE_FILES = sorted(ELIFE.glob("*.xml")) if ELIFE.is_dir() else []
+XLINK = "http://www.w3.org/1999/xlink"
+
+
+def elife_files() -> list[Path]:
+    if not ELIFE_FILES:
+        pytest.skip(f"no eLife JATS articles in {ELIFE}")
+    return ELIFE_FILES
+
+
+def parsed(path: Path):
+    from lxml import etree
+
+    return etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
+
+
+def test_every_elife_reference_is_read_with_the_doi_pmid_and_year_the_xml_marks_up() -> None:
+    """Read back with plain XPath over the file, not with the loader's element walk."""
+    for path in elife_files():
+        tree = parsed(path)
+        refs = tree.xpath("/article/back/ref-list//ref")
+        document = load_document(path)
+        assert len(document.references) == len(refs), path.name
+        for number, ref in enumerate(refs, start=1):
+            work = document.references[number].work
+            dois = ref.xpath(".//pub-id[@pub-id-type='doi']/text()")
+            assert work.doi == (dois[0].strip() if dois else work.doi), f"{path.name} {ref.get('id')}"
+            pmids = ref.xpath(".//pub-id[@pub-id-type='pmid']/text()")
+            assert work.pmid == (pmids[0].strip() if pmids else ""), f"{path.name} {ref.get('id')}"
+            years = ref.xpath(".//year/text()")
+            assert work.year == (years[0].strip()[:4] if years else work.year), f"{path.name} {ref.get('id')}"
+            surnames = ref.xpath(".//person-group[@person-group-type='author'][1]/*[1]/surname/text()")
+            if surnames:
+                assert work.first_author == surnames[0].strip(), f"{path.name} {ref.get('id')}"
+
+
+def test_the_elife_papers_own_doi_is_read_and_becomes_its_work_key() -> None:
+    iris = IriScheme()
+    for path in elife_files():
+        doi = parsed(path).xpath("/article/front/article-meta/article-id[@pub-id-type='doi']/text()")[0].strip()
+        document = load_document(path)
+        assert document.metadata["doi"] == doi
+        triples = {(t.predicate.value, t.object.value) for t in document_triples(document, iris) if t.subject == iris.paper(document.paper_id)}
+        assert ("https://w3id.org/claimgraph/ontology/v1#workKey", f"doi:{doi.lower()}") in triples
+        assert ("http://purl.org/vocab/frbr/core#realizationOf", iris.cited_work(f"doi:{doi.lower()}").value) in triples
+
+
+SKIPPED = " or ".join(f"ancestor::{name}" for name in ("fig", "table-wrap", "disp-formula", "fn", "supplementary-material"))
+
+
+def body_paragraphs(tree) -> list:
+    """The p elements the loader reads: those of each abstract and of the body, directly or in nested sec elements."""
+    found, containers = [], tree.xpath("/article/front/article-meta/abstract | /article/body")
+    while containers:
+        container = containers.pop()
+        found += container.xpath("./p")
+        containers += container.xpath("./sec")
+    return found
+
+
+def test_every_elife_reference_an_xref_cites_is_cited_by_the_sentence_holding_the_xref() -> None:
+    """The references some body paragraph's xref names (several ids in one rid each count, nested xrefs too)."""
+    for path in elife_files():
+        tree = parsed(path)
+        ids = [ref.get("id") for ref in tree.xpath("/article/back/ref-list//ref")]
+        cited = {rid for p in body_paragraphs(tree) for rids in p.xpath(f".//xref[@ref-type='bibr'][not({SKIPPED})]/@rid") for rid in rids.split()}
+        document = load_document(path)
+        read = {ids[number - 1] for number, reference in document.references.items() if reference.cited_by}
+        assert read == cited & set(ids), path.name
+
+
+def test_an_elife_citation_sentence_cites_its_reference(write) -> None:
+    body = ('<p>Growth depends on light (<xref ref-type="bibr" rid="bib12">Smith et al., 2010</xref>). '
+            'Two studies agree (<xref ref-type="bibr" rid="bib1 bib2">Ames, 2001; Bell, 2002</xref>). '
+            'A group (<xref ref-type="bibr" rid="bib2"><xref ref-type="bibr" rid="bib1">Ames, 2001</xref>; Bell, 2002</xref>).</p>')
+    back = "<ref-list>" + "".join(f'<ref id="bib{n}"><mixed-citation>Entry {n}.</mixed-citation></ref>' for n in (1, 2, 12)) + "</ref-list>"
+    document = load_document(write("elife-like.xml", jats(body, back)))
+    assert document.sentence(1).text == "Growth depends on light (Smith et al., 2010)."
+    assert {n: r.cited_by for n, r in document.references.items()} == {1: [2, 3], 2: [2, 3], 3: [1]}
+
+
+ELEMENT_CITATION = (
+    '<ref id="r1"><element-citation publication-type="journal"><person-group person-group-type="editor"><name><surname>Ed</surname></name>'
+    '</person-group><person-group person-group-type="author"><name><surname>Zhang</surname><given-names>H</given-names></name>'
+    '<name><surname>Other</surname></name></person-group><year iso-8601-date="2014">2014a</year>'
+    '<article-title>A <italic>title</italic> with markup</article-title><source>Cell Reports</source>'
+    '<pub-id pub-id-type="doi">https://doi.org/10.1016/J.CELREP.2014.01.001</pub-id><pub-id pub-id-type="pmid">24412345</pub-id>'
+    '<pub-id pub-id-type="pmcid">4012345</pub-id></element-citation></ref>'
+    '<ref id="r2"><mixed-citation>Roe R. A book. Press; 1999. <ext-link ext-link-type="uri" xlink:href="https://doi.org/10.5555/book.7">link</ext-link></mixed-citation></ref>'
+    '<ref id="r3"><element-citation publication-type="book"><collab>The Consortium</collab><source>Atlas of things</source><year>2003</year></element-citation></ref>'
+)
+
+
+def test_element_and_mixed_citations_give_their_bibliographic_fields(write) -> None:
+    from claimgraph.loaders.document import Bibliographic
+
+    back = f'<ref-list xmlns:xlink="{XLINK}">{ELEMENT_CITATION}</ref-list>'
+    document = load_document(write("refs.xml", jats("<p>Nothing cited.</p>", back)))
+    assert document.references[1].work == Bibliographic(
+        doi="10.1016/J.CELREP.2014.01.001", pmid="24412345", pmcid="PMC4012345", title="A title with markup", year="2014",
+        first_author="Zhang", journal="Cell Reports")
+    assert document.references[2].work == Bibliographic(doi="10.5555/book.7", year="1999")
+    assert document.references[3].work == Bibliographic(title="Atlas of things", year="2003", first_author="The Consortium")
+    assert all(not reference.cited_by for reference in document.references.values())
+
+
+def test_a_reference_node_carries_its_fields_and_cited_work(write) -> None:
+    iris = IriScheme()
+    meta = ('<article-id pub-id-type="doi">10.1000/Own.1</article-id><title-group><article-title>Own</article-title></title-group>'
+            '<contrib-group><contrib contrib-type="author"><name><surname>Self</surname></name></contrib></contrib-group>'
+            '<pub-date pub-type="epub"><day>1</day><year>2021</year></pub-date>')
+    document = load_document(write("own.xml", jats("<p>Nothing cited.</p>", f'<ref-list xmlns:xlink="{XLINK}">{ELEMENT_CITATION}</ref-list>', meta)))
+    triples = {(t.subject.value, t.predicate.value, t.object.value) for t in document_triples(document, iris)}
+    reference, paper = iris.node("own", "reference", "1").value, iris.paper("own").value
+    expected = {
+        ("http://purl.org/ontology/bibo/doi", "10.1016/J.CELREP.2014.01.001"),
+        ("http://purl.org/spar/fabio/hasPubMedId", "24412345"),
+        ("http://purl.org/spar/fabio/hasPubMedCentralId", "PMC4012345"),
+        ("http://purl.org/dc/terms/title", "A title with markup"),
+        ("http://purl.org/spar/fabio/hasPublicationYear", "2014"),
+        ("http://purl.org/dc/terms/creator", "Zhang"),
+        ("http://prismstandard.org/namespaces/basic/2.0/publicationName", "Cell Reports"),
+        ("https://w3id.org/claimgraph/ontology/v1#citedWork", iris.cited_work("doi:10.1016/j.celrep.2014.01.001").value),
+    }
+    assert expected <= {(p, o) for s, p, o in triples if s == reference}
+    assert (iris.node("own", "reference", "3").value, "https://w3id.org/claimgraph/ontology/v1#citedWork",
+            iris.cited_work("ref:atlasofthings-2003-theconsortium").value) in triples
+    own = {(p, o) for s, p, o in triples if s == paper}
+    assert {o for p, o in own if p.endswith("#workKey")} == {"doi:10.1000/own.1", "ref:own-2021-self"}
+    assert ("http://purl.org/spar/fabio/hasPublicationYear", "2021") in own and ("http://purl.org/dc/terms/creator", "Self") in own
+
+
+def test_a_jats_graph_with_bibliographic_references_passes_the_shapes(write) -> None:
+    iris, store = IriScheme(), EmbeddedStore()
+    document = load_document(write("shaped.xml", jats('<p>See <xref ref-type="bibr" rid="r1">1</xref>.</p>', f'<ref-list xmlns:xlink="{XLINK}">{ELEMENT_CITATION}</ref-list>')))
+    store.replace_graph(iris.paper(document.paper_id), document_triples(document, iris))
+    report = validate_store(Context(store, iris), [document.paper_id])
+    assert report.nodes_failed == 0 and not report.violations

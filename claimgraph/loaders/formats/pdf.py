@@ -3,8 +3,11 @@
 PDFs carry no paragraph structure, so: words hyphenated across a line end are
 joined; a short line that is a known section name ("Methods", "2. Results")
 or a numbered heading opens a section; the reference list and what follows it
-is left out; each section's text is cut into passages of at most
-PASSAGE_SENTENCES sentences. A PDF without a text layer (scanned pages,
+is left out of the passages; each section's text is cut into passages of at
+most PASSAGE_SENTENCES sentences. The reference list's lines (up to the next
+known section heading) become References, best effort: each entry's DOI and
+year as the text shows them, and the sentences citing an entry by a bracketed
+number (``reference_lines``). A PDF without a text layer (scanned pages,
 images only) is refused with a hint to run OCR first.
 
 Limits (claimgraph.loaders.limits): at most MAX_PDF_PAGES pages; no stream
@@ -33,6 +36,7 @@ from pypdf.errors import LimitReachedError
 
 from claimgraph.errors import LoaderError
 from claimgraph.loaders.document import Document
+from claimgraph.loaders.formats.reference_lines import cite_bracketed_numbers, references_from_lines
 from claimgraph.loaders.formats.text import TITLE_MAX_CHARS, build_document
 from claimgraph.loaders.limits import MAX_PDF_DECOMPRESSED_BYTES, MAX_PDF_PAGES, MIB, limit_error
 from claimgraph.loaders.sentences import sentence_spans
@@ -66,17 +70,23 @@ def _heading(line: str) -> str | None:
     return name.strip() if numbered else None
 
 
-def _sections(text: str) -> list[tuple[str, Iterator[str]]]:
+def _sections(text: str) -> tuple[list[tuple[str, Iterator[str]]], list[str]]:
+    """The body's sections, and the lines of the reference list (from its heading to the next known heading)."""
     sections: list[tuple[str, list[str]]] = [("", [])]
+    references: list[str] | None = None
     for line in _HYPHEN_BREAK.sub(r"\1", text).splitlines():
         heading = _heading(line)
-        if heading is not None and heading.lower() in _END_NAMES:
-            break
-        if heading is not None:
+        if references is not None:
+            if heading is not None and heading.lower() in _SECTION_NAMES:
+                break
+            references.append(line)
+        elif heading is not None and heading.lower() in _END_NAMES:
+            references = []
+        elif heading is not None:
             sections.append((heading, []))
         elif line.strip():
             sections[-1][1].append(line.strip())
-    return [(heading, _passages(" ".join(lines))) for heading, lines in sections]
+    return [(heading, _passages(" ".join(lines))) for heading, lines in sections], references or []
 
 
 def _passages(text: str) -> Iterator[str]:
@@ -181,4 +191,8 @@ def load_pdf(path: Path) -> Document:
     title = metadata_title or (first_line if looks_like_title else "")
     if title and first_line == title:
         text = text.replace(first_line, "", 1)
-    return build_document(path, "pdf", _sections(text), title)
+    sections, reference_lines = _sections(text)
+    document = build_document(path, "pdf", sections, title)
+    document.references = references_from_lines(reference_lines)
+    cite_bracketed_numbers(document)
+    return document
