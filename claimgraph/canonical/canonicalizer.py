@@ -39,15 +39,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 from pyoxigraph import Literal, NamedNode, Triple
 
-from claimgraph.canonical.embeddings import Embedder, make_embedder
 from claimgraph.canonical.index.embedding_cache import EmbeddingCache
 from claimgraph.canonical.links.placement import Adjudicate, Placer, apart_pairs, judged_texts
+from claimgraph.canonical.links.section import single_writer
+from claimgraph.canonical.links.splits import SplitReport, heal_splits
 from claimgraph.canonical.links.state import Fingerprint, NodeRow, StoreState, node_rows, paper_item, read_store_state
 from claimgraph.canonical.links.writes import hub_triples, judged_apart_triples, link_triples
 from claimgraph.canonical.plan import CanonicalizeSummary, Plan
 from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
 from claimgraph.canonical.sidecar import Sidecar, SidecarError, default_sidecar_dir
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import Embedder, make_embedder
 from claimgraph.papers.audit import Activity, now, numbered_triples
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.profile.ontology import merge_policy
@@ -58,6 +60,7 @@ from claimgraph.store.base import insert_data_update
 
 if TYPE_CHECKING:
     from claimgraph.progress import Progress
+    from claimgraph.store.lease import Held
 
 
 class _Silent:
@@ -79,8 +82,9 @@ class Canonicalizer:
 
     def __init__(self, ctx: Context, *, sidecar_dir: Path | None = None, embedder: Embedder | None = None,
                  settings: CanonicalizeSettings | None = None, rebuild: bool = False,
-                 progress: Progress | None = None, adjudicate: Adjudicate | None = None) -> None:
+                 progress: Progress | None = None, adjudicate: Adjudicate | None = None, held: Held | None = None) -> None:
         self.store = ctx.store
+        self.held = held  # the canonical graph's lease (links.section), checked before each write
         self.iris = ctx.iris
         self.profile = ctx.profile
         self.settings = settings or load_settings(self.profile)
@@ -283,6 +287,8 @@ class Canonicalizer:
         for audit_graph, triples in self._audit(paper_id, plan).items():
             data[audit_graph].extend(triples)
         operations = [insert_data_update(data)]
+        if self.held is not None:
+            self.held.check()
         added = Counter(link.hub for link in plan.links)
         for hub_iri, count in sorted(added.items(), key=lambda item: item[0].value):
             operations.append(bind(self._add_members, {"hub": hub_iri, "added": Literal(str(count), datatype=XSD.integer), "canonical": canonical}))
@@ -348,17 +354,18 @@ def canonicalize_papers(
     The sidecar is checkpointed after a paper once ``checkpoint_seconds`` have passed
     since the last save, so a killed run loses at most that much work.
     """
-    canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings,
-                                  progress=progress, adjudicate=adjudicate)
-    ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(ctx.store, ctx.iris)
-    canonicalizer.prepare(ids)
-    for paper_id in ids:
-        plan = canonicalizer.canonicalize_paper(paper_id, force)
-        if not plan.skipped:
-            canonicalizer.checkpoint(checkpoint_seconds)
-        if on_paper:
-            on_paper(paper_id, plan)
-    canonicalizer.save()
+    with single_writer(ctx) as held:
+        canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings,
+                                      progress=progress, adjudicate=adjudicate, held=held)
+        ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(ctx.store, ctx.iris)
+        canonicalizer.prepare(ids)
+        for paper_id in ids:
+            plan = canonicalizer.canonicalize_paper(paper_id, force)
+            if not plan.skipped:
+                canonicalizer.checkpoint(checkpoint_seconds)
+            if on_paper:
+                on_paper(paper_id, plan)
+        canonicalizer.save()
     return canonicalizer.summary
 
 
@@ -369,6 +376,7 @@ class ReindexSummary:
     partitions: dict[str, int]
     embedded: int
     reason: str | None
+    splits: SplitReport
 
 
 def reindex(
@@ -383,9 +391,13 @@ def reindex(
     basis to links written before bases were recorded), then rebuild the sidecar from the store alone and write
     it (the cached embeddings are reused)."""
     canonical = {"canonical": ctx.iris.canonical_graph()}
-    ctx.store.update(join_updates([bind(read_sparql("merge", name), canonical)
-                                   for name in ("recount-hub-members.ru", "remove-empty-hubs.ru", "fill-link-bases.ru")]))
-    canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True, progress=progress)
-    canonicalizer.save()
+    with single_writer(ctx) as held:
+        healed = heal_splits(ctx, held)
+        ctx.store.update(join_updates([bind(read_sparql("merge", name), canonical)
+                                       for name in ("recount-hub-members.ru", "remove-empty-hubs.ru", "fill-link-bases.ru")]))
+        canonicalizer = Canonicalizer(ctx, sidecar_dir=sidecar_dir, embedder=embedder, settings=settings, rebuild=True,
+                                      progress=progress, held=held)
+        canonicalizer.save()
     sizes = {name: len(partition) for name, partition in sorted(canonicalizer.sidecar.partitions.items())}
-    return ReindexSummary(canonicalizer.directory, len(canonicalizer.sidecar.covered), sizes, canonicalizer.cache.computed, canonicalizer.summary.rebuilt)
+    return ReindexSummary(canonicalizer.directory, len(canonicalizer.sidecar.covered), sizes, canonicalizer.cache.computed,
+                          canonicalizer.summary.rebuilt, healed)

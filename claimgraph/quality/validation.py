@@ -20,11 +20,12 @@ from pyoxigraph import BlankNode, NamedNode, Quad, RdfFormat
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.profile.manifest import Profile
-from claimgraph.quality.reports import GraphReport, ShapeResult, ValidationReport
+from claimgraph.quality.reports import GraphReport, RuleViolation, ShapeResult, ValidationReport
 from claimgraph.quality.rules import rule_violations
 from claimgraph.quality.shapes import GraphInput, ResultRow, compile_profile, shape_results_batch
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.rows import iri_of, text_of
 from claimgraph.store import Store
 
 GRAPHS_PER_JOB = 4
@@ -87,6 +88,8 @@ def _validate_graphs(ctx: Context, graphs: list[NamedNode], workers: int) -> Val
         for graph, rows in zip(group, results):
             graph_report = GraphReport(graph, [_result(graph, *row) for row in rows])
             graph_report.violations.extend(rule_violations(store, graph, compiled.rules, ctx.vocabulary))
+            if graph == canonical:
+                graph_report.violations.extend(split_hub_violations(store, canonical))
             report.graphs.append(graph_report)
 
     if workers > 1 and len(groups) > 1 and "fork" in multiprocessing.get_all_start_methods():
@@ -105,6 +108,15 @@ def _validate_graphs(ctx: Context, graphs: list[NamedNode], workers: int) -> Val
     position = {graph: index for index, graph in enumerate(graphs)}
     report.graphs.sort(key=lambda graph_report: position[graph_report.graph])
     return report
+
+
+def split_hub_violations(store: Store, canonical: NamedNode) -> list[RuleViolation]:
+    """CANON_ nodes that share their type and text with another: a split that writers without the canonical graph's
+    lease leave behind (sparql/internal/split-hubs.rq); ``claimgraph reindex`` folds each group into one hub."""
+    rows = store.select(read_internal_query("split-hubs"), {"canonical": canonical})
+    return [RuleViolation(canonical, "split_hub", iri_of(row, "hub"),
+                          f"CANON_ node shares its member type and text {text_of(row, 'text')!r} with another CANON_ node; "
+                          "`claimgraph reindex` folds them into one") for row in rows]
 
 
 def _result(graph: NamedNode, focus: str, blank: bool, shape: str | None, passed: bool, reason: str) -> ShapeResult:

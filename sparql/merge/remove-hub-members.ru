@@ -1,13 +1,15 @@
 # Before a paper graph is replaced (re-ingest), take the paper's nodes out of the
 # canonical graph in the same request: the CANON_ hubs' cg:memberCount goes down
 # by the paper's members, its links (cg:mentions / skos:exactMatch) and their
-# annotations go, each hub forgets the paper in its provenance, unmerge marks on
-# the paper's nodes go, and so do a judge's DIFFERENT verdicts about them (its
+# annotations go, each hub forgets the paper in its provenance, and a judge's
+# DIFFERENT verdicts about its nodes go (their
 # texts may change), each with its statement naming the judge (matched by
 # rdf:subject, rdf:predicate and rdf:object: computing its IRI made a slow
 # join). remove-empty-hubs.ru follows in the same request: hubs left with no
 # member go. Linking the new graph then counts its members once, and no count
-# ever drifts below 1.
+# ever drifts below 1. Hold-apart marks (an unmerge) stay: each names the node and
+# the text it was about, and keeps holding while the re-ingested node has that text
+# (sparql/internal/canonical-nodes.rq).
 # A link belongs to the paper its annotation's prov:wasDerivedFrom names.
 # Bind ?graph (the paper graph about to be replaced) and ?canonical.
 PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
@@ -41,19 +43,6 @@ WHERE {
 
 DELETE { GRAPH ?canonical { ?hub prov:wasDerivedFrom ?graph } }
 WHERE { GRAPH ?canonical { ?hub a cg:CanonicalNode ; prov:wasDerivedFrom ?graph } } ;
-
-DELETE { GRAPH ?canonical { ?statement ?p ?o } }
-WHERE {
-  GRAPH ?canonical { ?member cg:heldApartFrom ?hub }
-  FILTER(STRSTARTS(STR(?member), CONCAT(STR(?graph), "/")))
-  GRAPH ?canonical { ?statement rdf:subject ?member ; rdf:predicate cg:heldApartFrom ; rdf:object ?hub ; ?p ?o }
-} ;
-
-DELETE { GRAPH ?canonical { ?member cg:heldApartFrom ?hub } }
-WHERE {
-  GRAPH ?canonical { ?member cg:heldApartFrom ?hub }
-  FILTER(STRSTARTS(STR(?member), CONCAT(STR(?graph), "/")))
-} ;
 
 DELETE { GRAPH ?canonical { ?statement ?p ?o } }
 WHERE {

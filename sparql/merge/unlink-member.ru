@@ -1,8 +1,10 @@
 # Unmerge: take one node out of one CANON_ node (a merge or a hub attachment).
 # The member's link and its annotation go, cg:memberCount goes down by one, the
 # hub forgets the member's paper when no other member comes from it, the node is
-# marked `?member cg:heldApartFrom ?hub` (later canonicalization runs leave it
-# unattached until its paper is ingested again). remove-empty-hubs.ru follows
+# marked `?member cg:heldApartFrom ?hub`, the mark reified with the member's text
+# (cg:text) and paper: later canonicalization runs leave the node unattached while
+# its text is that text, a re-ingest of the unchanged paper included, until
+# `claimgraph release` lifts the mark. remove-empty-hubs.ru follows
 # in the same request (once for all the links undone): a hub left with no member
 # goes. Paper graphs are not touched.
 # Bind ?member, ?hub and ?canonical.
@@ -20,6 +22,21 @@ WHERE {
 
 INSERT { GRAPH ?canonical { ?member cg:heldApartFrom ?hub } }
 WHERE { GRAPH ?canonical { ?member cg:mentions|skos:exactMatch ?hub } } ;
+
+INSERT {
+  GRAPH ?canonical {
+    ?statement a rdf:Statement ; rdf:subject ?member ; rdf:predicate cg:heldApartFrom ; rdf:object ?hub ;
+               cg:text ?text ; prov:wasDerivedFrom ?paper .
+  }
+}
+WHERE {
+  GRAPH ?canonical {
+    ?member cg:mentions|skos:exactMatch ?hub .
+    ?annotation a cg:EdgeAnnotation ; rdf:subject ?member ; rdf:object ?hub ; prov:wasDerivedFrom ?paper .
+  }
+  GRAPH ?paper { ?member cg:text ?text }
+  BIND({{statement_iri(?canonical, ?member, cg:heldApartFrom, ?hub)}} AS ?statement)
+} ;
 
 DELETE { GRAPH ?canonical { ?hub prov:wasDerivedFrom ?paper } }
 WHERE {

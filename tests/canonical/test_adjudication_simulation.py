@@ -4,7 +4,7 @@ changed shape, the simulation would answer every question DIFFERENT and its figu
 from __future__ import annotations
 
 from bench.canon_eval.adjudication import SimulatedAdjudicatorRule, wrong_on
-from claimgraph.canonical.links.adjudicate import adjudication_prompt as _prompt
+from claimgraph.judge.pairs.adjudicate import adjudication_prompt as _prompt
 
 
 def test_the_simulated_adjudicator_answers_from_gold_through_the_real_prompt() -> None:

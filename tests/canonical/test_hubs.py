@@ -9,9 +9,9 @@ import pytest
 
 from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers
 from claimgraph.canonical.convergence import convergence
-from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import HashingEmbedder
 from claimgraph.papers.storage import store_document
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG

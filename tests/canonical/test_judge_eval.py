@@ -11,10 +11,10 @@ import pytest
 from bench.canon_eval.adjudication import SimulatedAdjudicatorRule, gold_oracle
 from bench.canon_eval.build import Pair
 from bench.canon_eval.judge_eval import POLICIES, judge_settings, measure, pairwise_policies
-from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.guards.check import GUARDS
-from claimgraph.canonical.links.adjudicate import LLMAdjudicator
 from claimgraph.canonical.settings import CanonicalizeSettings
+from claimgraph.embedding.embedders import HashingEmbedder
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.testing.fake_llm import error
 
 BASE = "Warming increases soil respiration in boreal forests."

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers, reindex
-from claimgraph.canonical.embeddings import HashingEmbedder
-from claimgraph.canonical.links.adjudicate import LLMAdjudicator
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import HashingEmbedder
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG, local_name
 

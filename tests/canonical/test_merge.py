@@ -9,10 +9,10 @@ import pytest
 from pyoxigraph import Literal, NamedNode
 
 from claimgraph.canonical.canonicalizer import Canonicalizer, canonicalize_papers
-from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.links.writes import SKOS
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import HashingEmbedder
 from claimgraph.profile.manifest import load_profile
 from claimgraph.profile.ontology import merge_policy
 from claimgraph.quality.validation import validate_store

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.canonical.embeddings import HashingEmbedder
-from claimgraph.canonical.links.pair_model import PairModelError, PairModelJudge
+from claimgraph.embedding.embedders import HashingEmbedder
+from claimgraph.judge.pairs.pair_model import PairModelError, PairModelJudge
 from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
 from claimgraph.cli.main import main
 from claimgraph.context import Context

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.canonical.embeddings import HashingEmbedder
-from claimgraph.canonical.links.adjudicate import LLMAdjudicator, read_answer
 from claimgraph.canonical.links.recheck import RecheckSummary, recheck_links
+from claimgraph.canonical.links.release import release
 from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import HashingEmbedder
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator, read_answer
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG, RDF, local_name
@@ -81,7 +82,7 @@ def test_different_undoes_the_link_and_holds_the_node_apart(linked, texts, fake_
     assert (verdict["text"].value, iris.paper_id_of(verdict["paper"])) == (texts["a"], "a")
 
 
-def test_the_judge_named_on_a_hold_apart_mark_goes_with_the_mark(linked, fake_llm, llm_config) -> None:
+def test_the_judge_named_on_a_hold_apart_mark_stays_and_goes_with_the_mark(linked, fake_llm, llm_config) -> None:
     from claimgraph.papers.storage import leaving_canonical_graph
 
     store, iris = linked
@@ -89,7 +90,10 @@ def test_the_judge_named_on_a_hold_apart_mark_goes_with_the_mark(linked, fake_ll
     mentioning_a = "ASK { GRAPH ?g { ?statement ?subject ?node } }"
     bindings = {"g": iris.canonical_graph(), "subject": RDF.subject, "node": iris.node("a", "claim", "1")}
     assert store.ask(mentioning_a, bindings)
-    store.update(leaving_canonical_graph(iris, iris.paper("a")))  # a re-ingest drops the mark and its statement
+    store.update(leaving_canonical_graph(iris, iris.paper("a")))  # a re-ingest keeps the mark and its statement
+    (verdict,) = store.select(read_named_query("held-apart"))
+    assert store.ask(mentioning_a, bindings) and verdict["judge"].value == "llm:fake-model"
+    release(Context(store, iris), iris.node("a", "claim", "1"))  # lifting the mark takes its statement too
     assert not store.ask(mentioning_a, bindings) and store.select(read_named_query("held-apart")) == []
 
 
@@ -165,7 +169,7 @@ def test_answers_are_read_as_same_different_or_neither() -> None:
 @pytest.mark.parametrize(("threshold", "after"), [(0.5, {"a": "judged", "b": "exactText"}), (0.6, {"b": "exactText"})])
 def test_a_pair_model_rechecks_as_an_llm_does(linked, pair_model_dirs, threshold, after) -> None:
     """The constant model scores every pair 0.5: same at threshold 0.5, different at 0.6."""
-    from claimgraph.canonical.links.pair_model import PairModelJudge
+    from claimgraph.judge.pairs.pair_model import PairModelJudge
 
     store, iris = linked
     judge = PairModelJudge(pair_model_dirs["constant"], threshold=threshold)

@@ -9,11 +9,11 @@ import pytest
 from pyoxigraph import NamedNode
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers, reindex
-from claimgraph.canonical.embeddings import HashingEmbedder
 from claimgraph.canonical.links.unmerge import UnmergeError, unmerge
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.cli.main import main
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import HashingEmbedder
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.papers.storage import store_document
 from claimgraph.rdf.queries import read_named_query
@@ -122,8 +122,9 @@ def test_dissolving_a_merge_removes_the_canonical_node_and_every_link(three_pape
     assert len(undone) == 3 and merge not in hubs(store)
     assert store.select(read_named_query("merges")) == []
     assert shapes_and_rules_hold(store, iris)
+    assert unmerge(Context(store, iris), hub=NamedNode(merge)) == []  # already dissolved: nothing more to undo
     with pytest.raises(UnmergeError, match="no merge or hub attachment"):
-        unmerge(Context(store, iris), hub=NamedNode(merge))
+        unmerge(Context(store, iris), hub=NamedNode(merge + "-never"))
 
 
 def test_reingesting_every_member_removes_the_hub_instead_of_leaving_a_count_of_zero(synthetic_documents, iris, tmp_path: Path, shapes_and_rules_hold) -> None:
@@ -156,5 +157,57 @@ def test_cli_unmerge_by_member(merged_factor_cli, capsys) -> None:
     base, member = merged_factor_cli
     assert main([*base, "unmerge", "--member", member, "--reason", "checked by hand"]) == 0
     assert member in capsys.readouterr().out
-    assert main([*base, "unmerge", "--member", member]) == 2
+    assert main([*base, "unmerge", "--member", member]) == 0  # a retried unmerge succeeds and says so
+    assert "already unmerged" in capsys.readouterr().out
+    assert main([*base, "unmerge", "--member", member.replace("/factor/", "/claim/")]) == 2
     assert "no merge or hub attachment" in capsys.readouterr().err
+
+
+def test_cli_unmerge_of_a_dissolved_hub_again_succeeds(merged_factor_cli, capsys) -> None:
+    base, member = merged_factor_cli
+    with EmbeddedStore(base[1]) as store:
+        (hub,) = hubs(store)
+    assert main([*base, "unmerge", "--hub", hub]) == 0
+    capsys.readouterr()
+    assert main([*base, "unmerge", "--hub", hub]) == 0
+    assert "already unmerged" in capsys.readouterr().out
+
+
+def test_an_unmerge_and_its_audit_entry_outlive_a_reingest_of_the_unchanged_papers(synthetic_documents, iris, tmp_path: Path) -> None:
+    store = EmbeddedStore(tmp_path / "store")
+    ctx = Context(store, iris)
+    documents = synthetic_documents[:4]
+    ids = [document.paper_id for document in documents]
+    for document in documents:
+        store_document(store, iris, document)
+    canonicalize_papers(ctx, ids, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
+    hub = next(h for h, count in sorted(hubs(store).items()) if count >= 3)
+    member = sorted(members(store, hub))[0]
+    unmerge(ctx, member=NamedNode(member), reason="kept apart by hand")
+    paper = iris.paper_id_of(next(row["paper"] for row in store.select(read_named_query("held-apart"))))
+    curated = {frozenset(members(store, h)) for h in hubs(store)}
+    for document in documents:
+        store_document(store, iris, document)
+    canonicalize_papers(ctx, ids, sidecar_dir=tmp_path / "side", embedder=HashingEmbedder())
+    assert {frozenset(members(store, h)) for h in hubs(store)} == curated  # the hub stays undone
+    (verdict,) = store.select(read_named_query("held-apart"))
+    assert verdict["node"].value == member and verdict["other"].value == hub
+    (activity,) = [entry for entry in audit_trail(store, iris, paper) if entry["kind"] == "unmerge"]
+    assert activity["notes"]["reason"] == "kept apart by hand" and activity["notes"]["member"] == member
+    assert unmerge(ctx, member=NamedNode(member)) == []  # already unmerged
+    store.close()
+
+
+@pytest.mark.parametrize("text, held", [("smoking causes lung cancer", True), ("smoking causes heart disease", False)],
+                         ids=["the same text: still held apart", "another text: the mark lapses"])
+def test_an_unmerge_mark_holds_while_the_reingested_node_has_the_text_it_was_about(three_papers, iris, discourse_paper, text, held) -> None:
+    from claimgraph.canonical.links.state import node_rows
+    from claimgraph.papers.storage import leaving_canonical_graph
+
+    store = three_papers
+    member = iris.node("b", "claim", "1")
+    unmerge(Context(store, iris), member=member)
+    store.update(leaving_canonical_graph(iris, iris.paper("b")))
+    store.replace_graph(iris.paper("b"), discourse_paper(iris, "b", {"s": ("tobacco smoking habit", 0.9)}, claims=[("1", text, None)]))
+    (row,) = [row for row in node_rows(store, iris, iris.paper("b")) if row.node == member]
+    assert (row.apart is not None) is held

@@ -23,8 +23,8 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from claimgraph.canonical.embeddings import normalize_rows
 from claimgraph.canonical.index.files import SidecarError, atomic_write, npz_bytes, read_checked, read_npz, sha256
+from claimgraph.embedding.embedders import normalize_rows
 
 SNAPSHOT_MIN_TAIL = 2048
 SNAPSHOT_TAIL_SHARE = 0.25

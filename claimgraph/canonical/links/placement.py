@@ -45,13 +45,13 @@ from typing import Protocol
 import numpy as np
 from pyoxigraph import NamedNode
 
-from claimgraph.canonical.embeddings import normalize_rows
 from claimgraph.canonical.guards.check import check_pair
 from claimgraph.canonical.links.state import HubRow, NodeRow
 from claimgraph.canonical.links.writes import LINK_PREDICATES
 from claimgraph.canonical.plan import JudgedApart, Link, Plan
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.canonical.sidecar import Sidecar
+from claimgraph.embedding.embedders import normalize_rows
 from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.vocab import CG, local_name
 

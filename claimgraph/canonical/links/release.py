@@ -1,8 +1,9 @@
 """Releasing a node: lift the verdicts that keep it apart, so that canonicalization may place it again.
 
 An unmerge (``node cg:heldApartFrom hub``) and a judge's DIFFERENT (``node cg:judgedDifferentFrom
-other``) keep a node out of a CANON_ node, and its text apart from the other text, until its paper
-is ingested again. A verdict can be wrong: ``claimgraph release`` lifts the verdicts about one node
+other``) keep a node out of a CANON_ node, and its text apart from the other text; an unmerge's mark
+outlives a re-ingest that leaves the node's text as it was, a judge's DIFFERENT goes with the re-ingest
+(``sparql/merge/remove-hub-members.ru``). A verdict can be wrong: ``claimgraph release`` lifts the verdicts about one node
 (every one, or those naming one CANON_ node or node), each with its statement
 (``sparql/merge/release-verdict.ru``), and writes a ``release`` activity per verdict to the audit
 trail of the paper it was about, all in one request. Paper graphs are not touched. The node stays
@@ -20,11 +21,12 @@ from dataclasses import dataclass
 
 from pyoxigraph import NamedNode, Triple
 
+from claimgraph.canonical.links.section import single_writer
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import Activity, now, numbered_triples
 from claimgraph.rdf.binding import bind
-from claimgraph.rdf.queries import join_updates, read_named_query, read_sparql
+from claimgraph.rdf.queries import join_updates, read_internal_query, read_named_query, read_sparql
 from claimgraph.rdf.vocab import CG, local_name
 from claimgraph.store.base import insert_data_update
 
@@ -62,13 +64,21 @@ def held_apart(ctx: Context) -> list[Verdict]:
 
 
 def release(ctx: Context, node: NamedNode, other: NamedNode | None = None, reason: str = "") -> Released:
-    """Lift the verdicts that keep ``node`` apart (from ``other`` only, when given), whichever side it is on."""
+    """Lift the verdicts that keep ``node`` apart (from ``other`` only, when given), whichever side it is on; nothing
+    is lifted (``Released.lifted`` empty) when no verdict keeps a stored node apart any more (a retried release)."""
+    with single_writer(ctx):
+        return _release(ctx, node, other, reason)
+
+
+def _release(ctx: Context, node: NamedNode, other: NamedNode | None, reason: str) -> Released:
     every = held_apart(ctx)
     verdicts = _about(ctx, every, node, other)
+    if not verdicts and ctx.store.ask(read_internal_query("node-known"), {"node": node}):
+        return Released([], [], [])  # already released: nothing keeps the node apart
     if not verdicts:
         apart_from = f" from <{other.value}>" if other is not None else ""
-        raise ReleaseError(f"no verdict keeps node <{node.value}> apart{apart_from} in {ctx.store.location}; "
-                           "list them with `claimgraph query held-apart`")
+        raise ReleaseError(f"no verdict keeps node <{node.value}> apart{apart_from} in {ctx.store.location}, and no stored "
+                           "paper has that node; list the verdicts with `claimgraph query held-apart`")
     lifted_pairs = {pair for pair, producers in text_pairs(every).items() if any(verdict in verdicts for verdict in producers)}
     canonical = ctx.iris.canonical_graph()
     script = read_sparql("merge", "release-verdict.ru")

@@ -4,9 +4,11 @@ A merge or a hub attachment is a link in the canonical graph, so undoing it
 touches only that graph (``sparql/merge/unlink-member.ru``): the link and its
 annotation go, the member count goes down, a hub left empty is removed, and
 the node is held apart from that hub so that later runs do not link it again
-(until ``claimgraph release`` lifts the mark: ``links/release.py``).
+(until ``claimgraph release`` lifts the mark: ``links/release.py``). The mark names
+the node and records its text, so it holds through a re-ingest of the same text.
 Each member's paper gets an ``unmerge`` activity in its audit graph, all in one
-request. The sidecar notices the change through its fingerprint and is rebuilt
+request; a re-ingest keeps it. Running the same unmerge again does nothing and
+says so. The sidecar notices the change through its fingerprint and is rebuilt
 on the next canonicalization run.
 """
 
@@ -17,12 +19,13 @@ from dataclasses import dataclass
 
 from pyoxigraph import Literal, NamedNode, Triple
 
+from claimgraph.canonical.links.section import single_writer
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import Activity, now, numbered_triples
 from claimgraph.rdf.binding import Term, bind
 from claimgraph.rdf.queries import join_updates, read_named_query, read_sparql
-from claimgraph.rdf.vocab import local_name
+from claimgraph.rdf.vocab import CG, local_name
 from claimgraph.store.base import insert_data_update
 
 
@@ -53,16 +56,31 @@ def find_links(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode 
 
 
 def unmerge(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | None = None, reason: str = "") -> list[Unlinked]:
-    """Undo one member's link (``member``, optionally only to ``hub``) or every link of ``hub``; returns what was undone."""
+    """Undo one member's link (``member``, optionally only to ``hub``) or every link of ``hub``; returns what was undone,
+    nothing when that unmerge already took effect (so a retried command succeeds)."""
     if member is None and hub is None:
         raise UnmergeError("name a member node or a CANON_ node to unmerge")
-    links = find_links(ctx, member=member, hub=hub)
-    if not links:
+    with single_writer(ctx):
+        links = find_links(ctx, member=member, hub=hub)
+        if links:
+            undo_links(ctx, links, "hub" if member is None else "member", reason)
+            return links
+        if already_apart(ctx, member=member, hub=hub):
+            return []
         what = f"node <{member.value}>" if member is not None else f"CANON_ node <{hub.value}>"  # type: ignore[union-attr]
         raise UnmergeError(f"{what} has no merge or hub attachment in the canonical graph of {ctx.store.location}; "
                            "list them with `claimgraph query hub-members`")
-    undo_links(ctx, links, "hub" if member is None else "member", reason)
-    return links
+
+
+def already_apart(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | None = None) -> bool:
+    """Whether an unmerge of ``member`` (or of ``hub``) already took effect: a hold-apart mark names them."""
+    bindings: dict[str, Term] = {"canonical": ctx.iris.canonical_graph()}
+    if member is not None:
+        bindings["node"] = member
+    if hub is not None:
+        bindings["other"] = hub
+    rows = ctx.store.select(read_named_query("held-apart"), bindings)
+    return any(row["verdict"].value == CG.heldApartFrom.value for row in rows)
 
 
 def undo_links(ctx: Context, links: list[Unlinked], by: str, reason: str = "", judge: str | None = None) -> None:
