@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import NamedNode
 
-from claimgraph.link.labels import normalized_label
+from claimgraph.federation.labels import normalized_label
 from claimgraph.rdf.iris import IriScheme, slugify
 from claimgraph.rdf.queries import read_sparql
 from claimgraph.store import Store

@@ -11,8 +11,8 @@ from pyoxigraph import NamedNode
 
 from claimgraph.cli.main import main
 from claimgraph.context import Context
-from claimgraph.link.linker import LinkError, OntologySource, link_ontology
-from claimgraph.link.terms import ontology_graph
+from claimgraph.federation.linker import LinkError, OntologySource, link_ontology
+from claimgraph.federation.terms import ontology_graph
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import SKOS

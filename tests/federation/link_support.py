@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from claimgraph.context import Context
-from claimgraph.link.terms import links_graph
+from claimgraph.federation.terms import links_graph
 from claimgraph.store import EmbeddedStore
 
 ONTOLOGIES = Path(__file__).resolve().parents[2] / "examples" / "ontologies"

@@ -10,7 +10,7 @@ from link_support import ONTOLOGIES
 
 from claimgraph.cli.main import main
 from claimgraph.context import Context
-from claimgraph.link.rdf_input import RdfInputError, load_rdf
+from claimgraph.federation.rdf_input import RdfInputError, load_rdf
 from claimgraph.store import EmbeddedStore
 
 EXTERNAL = "https://claimgraph.example/graph/external/"

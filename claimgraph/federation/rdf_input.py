@@ -105,10 +105,17 @@ def external_graph(ctx: Context, path: Path) -> NamedNode:
 
 
 def group_by_graph(quads: Iterable[Quad], target: NamedNode | None, default: NamedNode) -> dict[NamedNode, list[Triple]]:
+    """The triples of each graph they go to: ``target`` for all, else their own named graph, ``default`` for the default graph."""
     graphs: dict[NamedNode, list[Triple]] = {}
     for quad in quads:
-        name = target or (default if isinstance(quad.graph_name, DefaultGraph) else quad.graph_name)
-        graphs.setdefault(name, []).append(quad.triple)  # type: ignore[arg-type]
+        name = quad.graph_name
+        if target is not None:
+            name = target
+        elif isinstance(name, DefaultGraph):
+            name = default
+        if not isinstance(name, NamedNode):
+            raise RdfInputError(f"a graph named by a blank node ({name}) cannot be stored as a named graph; name it with an IRI or use --graph")
+        graphs.setdefault(name, []).append(quad.triple)
     return graphs
 
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from claimgraph.canonical.embeddings import Embedder
 from claimgraph.canonical.guards.check import check_pair
-from claimgraph.link.labels import normalized_label
-from claimgraph.link.terms import OntologyTerm, TermLabel
+from claimgraph.embedding.embedders import Embedder
+from claimgraph.federation.labels import normalized_label
+from claimgraph.federation.terms import OntologyTerm, TermLabel
 
 EXACT_SYNONYM_SCORE = 0.95
 RELATED_SYNONYM_SCORE = 0.85

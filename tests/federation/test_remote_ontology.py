@@ -9,8 +9,8 @@ import pytest
 from link_support import LEXICAL, ONTOLOGIES, links_in_store
 
 from claimgraph.context import Context
-from claimgraph.link.linker import LinkError, OntologySource, link_ontology
-from claimgraph.link.rdf_input import rdf_format, read_quads
+from claimgraph.federation.linker import LinkError, OntologySource, link_ontology
+from claimgraph.federation.rdf_input import rdf_format, read_quads
 from claimgraph.store import EmbeddedStore, RemoteStore
 from claimgraph.testing.oxigraph import free_port, oxigraph_binary, running_oxigraph
 

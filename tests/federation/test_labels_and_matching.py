@@ -7,11 +7,11 @@ import pytest
 from link_support import ONTOLOGIES, term
 from pyoxigraph import NamedNode
 
-from claimgraph.canonical.embeddings import HashingEmbedder, make_embedder
-from claimgraph.link.labels import normalized_label
-from claimgraph.link.matching import CLOSE, EXACT, MatchSettings, Mention, match_mentions
-from claimgraph.link.rdf_input import rdf_format, read_quads
-from claimgraph.link.terms import OntologyTerm, TermLabel, ontology_terms
+from claimgraph.embedding.embedders import HashingEmbedder, make_embedder
+from claimgraph.federation.labels import normalized_label
+from claimgraph.federation.matching import CLOSE, EXACT, MatchSettings, Mention, match_mentions
+from claimgraph.federation.rdf_input import rdf_format, read_quads
+from claimgraph.federation.terms import OntologyTerm, TermLabel, ontology_terms
 from claimgraph.store import EmbeddedStore
 
 
