@@ -24,8 +24,8 @@ default, offline), and prints:
   answers from the gold labels, wrong on 0%, 10% and 20% of the questions; no model);
 - a check of how far the guards' word lists and the generator's rewrite lexicon overlap;
 - every table again on each held-out set: canon_eval/heldout6.toml, heldout5.toml and heldout4.toml (never tuned on), and
-  heldout3.toml, heldout2.toml, heldout.toml (each held out for one round and read while tuning
-  the next); then the target on the evaluation set pooled with heldout4 and heldout5, and with all
+  heldout3.toml, heldout2.toml, heldout.toml (development data: their failures were read while
+  the guards were written); then the target on the evaluation set pooled with heldout4 and heldout5, and with all
   held-out sets; and, when the corpus is found, on the labelled real ARCHE samples (every pair a
   Viewpoint): the cross-paper candidates of canon_eval/arche_labels.toml as the first labeller
   labelled them, as a second labeller did (arche_labels_second.toml) and where both agree, with
@@ -59,7 +59,7 @@ from canon_eval.overlap import lexicon_overlap, print_overlap
 from canon_eval.policy_run import cluster_ids, place_texts, predicted_same
 from canon_eval.real_pairs import real_sets
 
-from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import check_pair
 from claimgraph.profile.manifest import load_profile
 from claimgraph.testing.corpora import real_arche_dir

@@ -24,7 +24,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from claimgraph.canonical.consensus.runs import snapshot_run
+from claimgraph.consensus.runs import snapshot_run
 from claimgraph.context import Context
 from claimgraph.loaders import load_document
 from claimgraph.profile.manifest import load_profile

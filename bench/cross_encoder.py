@@ -1,13 +1,13 @@
 """Benchmark: a cross-encoder fine-tuned from the bundled MiniLM, scored on pairs it never saw.
 
-The guards and the bi-encoder cosine each read one text at a time; the previous rounds found
-that word lists do not carry over to new hand-written pairs. A cross-encoder reads both texts
+The guards and the bi-encoder cosine each read one text at a time, and their word lists carry
+over poorly to new hand-written pairs (docs/canonical-evaluation.md). A cross-encoder reads both texts
 at once. No NLI or paraphrase model can be had on this machine, so this experiment builds one:
-the bundled all-MiniLM-L6-v2 weights with a fresh one-logit head, fine-tuned on the pairs that
-earlier rounds already read (development data), then scored once on pairs nobody tuned on.
+the bundled all-MiniLM-L6-v2 weights with a fresh one-logit head, fine-tuned on the development
+pairs (those read while the guards were written), then scored once on pairs nobody tuned on.
 
 - train: handwritten.toml, heldout.toml, heldout2.toml, heldout3.toml (every type), and the
-  generated ARCHE pairs of ``--train-seeds`` (13 and 29: both read in earlier rounds); with
+  generated ARCHE pairs of ``--train-seeds`` (13 and 29: both development samples); with
   ``--train-real`` the labelled real development pairs (arche_within_labels.toml,
   arche_dev_labels.toml); each pair in both orders, the labelled ones ``--hand-weight`` times.
 - test: every held-out set not in the training or validation lists (heldout4, heldout5 and
@@ -50,12 +50,12 @@ from canon_eval.policy_run import place_texts, predicted_same
 from canon_eval.real_pairs import DEV_LABELS, WITHIN_LABELS, labelled_pairs
 from canon_eval.rewrites import load_lexicon
 
-from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import GUARDS, check_pair
-from claimgraph.canonical.links.pair_model import PairModelJudge, pair_scores
+from claimgraph.judge.pairs.pair_model import PairModelJudge, pair_scores
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 
-TRAIN_SETS = ("heldout", "heldout2", "heldout3")  # besides handwritten.toml; every set earlier rounds read
+TRAIN_SETS = ("heldout", "heldout2", "heldout3")  # besides handwritten.toml; the development sets
 # The guards that compare explicit cue words (negations, quantities, change words, hedges), as
 # against those that infer structure from word positions (scope, roles, frame), which the
 # evaluation docs name as the main source of false rejections of new paraphrases. Fixed before

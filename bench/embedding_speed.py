@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.canonical.embeddings import Embedder, SentenceTransformerEmbedder
-from claimgraph.canonical.onnx_embedder import OnnxSentenceEmbedder, available_cores
+from claimgraph.embedding.embedders import Embedder, SentenceTransformerEmbedder
+from claimgraph.embedding.onnx_embedder import OnnxSentenceEmbedder, available_cores
 from claimgraph.loaders.formats.arche import arche_document, load_arche
 from claimgraph.testing.corpora import real_arche_dir
 from claimgraph.testing.synthetic.arche import corpus_documents

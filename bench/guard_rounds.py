@@ -1,14 +1,14 @@
 """Benchmark: the guards of an earlier commit and today's on the same hand-written pairs, in one run.
 
-A round of guard changes is only worth something if it helps on pairs it was not tuned on.
-This benchmark scores a held-out set (default ``heldout4``: written blind to the guards and
-committed before round 5 changed them) with the guards of ``--before COMMIT`` (that commit's
+A change to the guards is only worth something if it helps on pairs it was not tuned on.
+This benchmark scores a held-out set (default ``heldout4``: written blind to the guards) with
+the guards of ``--before COMMIT`` (that commit's
 tree from ``git archive``, run in a subprocess with the tree first on PYTHONPATH) and with
 today's, on one set of cosines from today's embedder. It prints, for cautious types:
 precision / recall per threshold, the share of each negative kind joined, and the paraphrases
 each version rejects that the other lets through.
 
-    HF_HUB_OFFLINE=1 python bench/guard_rounds.py [--before 74fcde9] [--set heldout4] [--embedder minilm]
+    HF_HUB_OFFLINE=1 python bench/guard_rounds.py [--before REV] [--set heldout4] [--embedder minilm]
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from canon_eval.build import CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS, Pair, heldo
 from canon_eval.metrics import curve
 from command_times import extract
 
-from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import check_pair
 
 SHOWN = (0.80, 0.85, 0.90, 0.92, 0.95)
 # Run inside the earlier tree: reads [[a, b], ...] on stdin, prints [compatible, ...]. The import
-# covers both layouts (guards.py before round 3, guards/check.py after).
+# covers both layouts (an early claimgraph/canonical/guards.py, and guards/check.py today).
 EARLIER = """
 import json, sys
 try:

@@ -7,7 +7,7 @@ nodes per second, and the median time of each shipped query. Then, in the
 same run, the floor an ingest is measured against: pyoxigraph's ``bulk_extend``
 of the very quads the ingest stored, plus each repair script run once over
 all graphs at once; the ratio ingest / floor is the overhead of doing it paper
-by paper, audited (the issue's target: at most 5).
+by paper, audited (the target: at most 5).
 
     python bench/ingest_arche.py [--arche DIR] [--repeats 3] [--no-remote] [--limit N]
 """

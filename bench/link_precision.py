@@ -28,10 +28,10 @@ from pathlib import Path
 
 from pyoxigraph import NamedNode
 
-from claimgraph.canonical.embeddings import Embedder, make_embedder
-from claimgraph.link.matching import CLOSE, DEFAULT_CLOSE_THRESHOLD, EXACT, Match, MatchSettings, Mention, match_mentions
-from claimgraph.link.rdf_input import rdf_format, read_quads
-from claimgraph.link.terms import OntologyTerm, ontology_terms
+from claimgraph.embedding.embedders import Embedder, make_embedder
+from claimgraph.federation.matching import CLOSE, DEFAULT_CLOSE_THRESHOLD, EXACT, Match, MatchSettings, Mention, match_mentions
+from claimgraph.federation.rdf_input import rdf_format, read_quads
+from claimgraph.federation.terms import OntologyTerm, ontology_terms
 from claimgraph.store import EmbeddedStore
 
 ONTOLOGIES = Path(__file__).resolve().parents[1] / "examples" / "ontologies"

@@ -18,7 +18,7 @@ The earlier commit's tree comes from ``git archive`` and goes first on
 PYTHONPATH; every child runs from a temporary folder, so each version imports
 its own code.
 
-    HF_HUB_OFFLINE=1 python bench/reasoning_speed.py [--before be6765a] [--responses 24] [--arche DIR]
+    HF_HUB_OFFLINE=1 python bench/reasoning_speed.py [--before REV] [--responses 24] [--arche DIR]
 """
 
 from __future__ import annotations

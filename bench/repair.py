@@ -37,7 +37,6 @@ from claimgraph.publish.dot import dot_id, edge_label, quote
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import XSD
-from claimgraph.reasoning.peirce import store_reasoning
 from claimgraph.store import EmbeddedStore, Store
 from claimgraph.testing.reasoning_cases.graphs import graph_size, grow_graph, paper_viewpoints
 from claimgraph.workflow import IngestResult, Workflow
@@ -234,7 +233,7 @@ def main() -> None:
             inject(rng, generated, aliases)
             text = response(rng, generated, aliases)
             started, started_cpu = time.perf_counter(), time.process_time()
-            result = store_reasoning(ctx, document.paper_id, text, "bench")
+            result = Workflow(ctx).store_reasoning(document.paper_id, text, "bench")
             seconds += time.perf_counter() - started
             cpu += time.process_time() - started_cpu
             graphs += 1

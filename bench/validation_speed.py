@@ -10,9 +10,9 @@ against pyshex alone) on every focus node and reports the pairs compared and
 any disagreement. ``--before COMMIT`` also runs that commit's own
 ``bench/ingest_arche.py`` (its tree from ``git archive``, first on PYTHONPATH)
 and reads the validation rate it prints for the embedded store: the code as it
-was, in the same run (be6765a is the commit issue 14 was filed against).
+was, in the same run.
 
-    python bench/validation_speed.py [--arche DIR] [--limit N] [--workers N] [--before be6765a]
+    python bench/validation_speed.py [--arche DIR] [--limit N] [--workers N] [--before REV]
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.plan import Plan
 from claimgraph.canonical.settings import load_settings
 from claimgraph.context import Context

@@ -22,6 +22,7 @@ from claimgraph.store import Store, ntriples, open_store
 
 if TYPE_CHECKING:
     from claimgraph.profile.manifest import Profile
+    from claimgraph.settings import StoreSettings
 
 
 def vocabulary_fingerprint(triples: list[Triple]) -> str:
@@ -64,13 +65,36 @@ class Context:
         return self._profile
 
     @classmethod
-    def open(cls, location: str | Path, base: str | None = None, profile: str | Profile = "discourse", read_only: bool = False) -> Context:
-        """Open the store at ``location`` (a directory or an http(s) URL) with the given base and profile."""
+    def open(cls, location: str | Path, base: str | None = None, profile: str = "discourse", read_only: bool = False) -> Context:
+        """Open the store at ``location`` (a directory or an http(s) URL) with the given base and profile (see ``from_settings``)."""
+        from claimgraph.settings import StoreSettings
+
+        return cls.from_settings(StoreSettings(location=str(location), base=base, profile=profile), read_only)
+
+    @classmethod
+    def from_settings(cls, settings: StoreSettings, read_only: bool = False) -> Context:
+        """Open the store the settings name (its endpoints when ``query_url`` is set, else its location).
+
+        The base IRI and the profile are checked before the store is opened, so a typo never leaves a store
+        folder or a lock behind. A read-only context loads its profile on first use (a query never reads it).
+        """
+        from claimgraph.store import HttpSettings, open_endpoints
+
         try:
-            iris = IriScheme(base or DEFAULT_BASE)
+            iris = IriScheme(settings.base or DEFAULT_BASE)
         except ValueError as error:
-            raise StoreError(f"--base {base!r} is not a valid IRI: {error}") from error
-        return cls(open_store(location, read_only=read_only), iris, profile, read_only)
+            raise StoreError(f"--base {settings.base!r} is not an absolute IRI ({error}); give e.g. https://example.org/claims/") from None
+        profile: Profile | str = settings.profile
+        if not read_only:
+            from claimgraph.profile.manifest import load_profile
+
+            profile = load_profile(settings.profile)
+        http = HttpSettings(timeout=settings.timeout, retries=settings.retries)
+        if settings.query_url:
+            store = open_endpoints(settings.query_url, settings.update_url, settings.gsp_url, http, settings.allowed_services)
+        else:
+            store = open_store(settings.location, read_only=read_only, settings=http, allowed_services=settings.allowed_services)
+        return cls(store, iris, profile, read_only)
 
     def __enter__(self) -> Context:
         return self

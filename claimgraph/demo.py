@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from claimgraph.assets import asset_path
 from claimgraph.llm.config import LLMConfig
@@ -24,7 +25,7 @@ def demo_papers() -> list[Path]:
     return [asset_path("examples", "papers", name) for name in DEMO_PAPERS]
 
 
-def demo_config(**overrides: object) -> LLMConfig:
+def demo_config(**overrides: Any) -> LLMConfig:
     """Settings the recordings were made with; by default replaying them, sending nothing."""
     base = LLMConfig(model=DEMO_MODEL, cache_dir=None, replay_dir=DEMO_DIR / "recordings", max_retries=0)
-    return replace(base, **overrides)  # type: ignore[arg-type]
+    return replace(base, **overrides)

@@ -1,7 +1,7 @@
-"""Extension points: loaders, embedders, LLM backends and store backends, found through entry points.
+"""Extension points: loaders, embedders, LLM backends, store backends and extractions, found through entry points.
 
 A plugin is a small frozen object (``LoaderPlugin``, ``EmbedderPlugin``,
-``LLMBackendPlugin``, ``StorePlugin``) that a distribution names in its
+``LLMBackendPlugin``, ``StorePlugin``, ``ExtractorPlugin``) that a distribution names in its
 metadata under the matching entry-point group::
 
     [project.entry-points."claimgraph.loaders"]
@@ -27,7 +27,7 @@ from claimgraph.errors import ClaimgraphError
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-    from claimgraph.canonical.embeddings import Embedder
+    from claimgraph.embedding.embedders import Embedder
     from claimgraph.llm.backends import ChatBackend
     from claimgraph.llm.config import LLMConfig
     from claimgraph.loaders.document import Document
@@ -73,14 +73,31 @@ class StorePlugin:
     open: Callable[[str, bool], Store]
 
 
+@dataclass(frozen=True)
+class ExtractorPlugin:
+    """What a profile extracts with the LLM; a profile names it in its manifest (``extraction = NAME``).
+
+    ``extract(ctx, documents, llm, accounting)`` and ``rerun(ctx, paper_ids, steps, llm, accounting)`` return,
+    per paper, an ``ExtractionReport`` (its content written to the raw graph, or held for the workflow to
+    repair and store) or the error that stopped that paper alone. Neither repairs nor gates: the workflow
+    does that once for every profile. ``steps`` are the step names ``rerun`` accepts, in their order.
+    """
+
+    name: str
+    steps: tuple[str, ...]
+    extract: Callable[..., dict[str, Any]]
+    rerun: Callable[..., dict[str, Any]]
+
+
 GROUPS: dict[type, str] = {
     LoaderPlugin: "claimgraph.loaders",
     EmbedderPlugin: "claimgraph.embedders",
     LLMBackendPlugin: "claimgraph.llm_backends",
     StorePlugin: "claimgraph.stores",
+    ExtractorPlugin: "claimgraph.extractors",
 }
 
-P = TypeVar("P", LoaderPlugin, EmbedderPlugin, LLMBackendPlugin, StorePlugin)
+P = TypeVar("P", LoaderPlugin, EmbedderPlugin, LLMBackendPlugin, StorePlugin, ExtractorPlugin)
 
 
 def _resolve(entry: EntryPoint, kind: type) -> list[Any]:

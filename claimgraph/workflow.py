@@ -1,4 +1,4 @@
-"""The one place that orders the steps: load -> extract -> repair and gate -> canonicalize -> validate.
+"""The one place that orders the steps: load -> link citations -> extract -> repair and gate -> ground -> canonicalize -> validate.
 
 ``Workflow(ctx).ingest(paths, options)`` runs them all on a batch of files and
 returns one ``IngestResult``; each step is also a method of its own, so the
@@ -14,27 +14,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claimgraph.citations.links import CitationUpdate, update_citation_links
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.llm.accounting import Accounting
 from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.papers.storage import store_document
+from claimgraph.plugins import ExtractorPlugin, PluginError, find, names, registered
 from claimgraph.progress import SILENT, Progress
-from claimgraph.quality.repair import PaperRepair, repair_paper
+from claimgraph.quality.repair import PaperRepair, repair_and_gate, repair_paper
 from claimgraph.quality.reports import ValidationReport
 
 if TYPE_CHECKING:
-    from claimgraph.canonical.consensus.graph import ConsensusResult
     from claimgraph.canonical.convergence import Convergence
-    from claimgraph.canonical.links.adjudicate import LLMAdjudicator
-    from claimgraph.canonical.links.pair_model import PairModelJudge
     from claimgraph.canonical.links.recheck import RecheckSummary
     from claimgraph.canonical.plan import CanonicalizeSummary
+    from claimgraph.consensus.graph import ConsensusResult
     from claimgraph.extract.runner import ExtractionReport
+    from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
+    from claimgraph.judge.pairs.pair_model import PairModelJudge
     from claimgraph.judge.runner import JudgeResult
     from claimgraph.judge.settings import JudgeSettings
     from claimgraph.llm.config import LLMConfig
+    from claimgraph.profile.manifest import Profile
     from claimgraph.quality.grounding import GroundingAudit
     from claimgraph.quality.reports import RuleViolation
     from claimgraph.reasoning.peirce import ReasoningResult
@@ -45,12 +48,18 @@ NO_ENDPOINT = ("no LLM endpoint configured: prose inputs are stored as structure
 
 @dataclass(frozen=True)
 class IngestOptions:
-    """What an ingest does beyond loading: ``llm`` None stores prose inputs as structure only."""
+    """What an ingest does beyond loading.
+
+    ``llm`` None stores prose inputs as structure only: each gets the residual ``extraction_not_run`` (the run
+    exits 1), unless ``extract`` is False, which asks for structure only on purpose.
+    """
 
     llm: LLMConfig | None = None
+    extract: bool = True
     canonicalize: bool = True
     validate: bool = True
     replace: bool = False
+    follow_symlinks: bool = False
     sidecar_dir: Path | None = None
     embedder: str | None = None
 
@@ -83,6 +92,7 @@ class IngestResult:
     accounting: Accounting = field(default_factory=Accounting)
     repairs: list[PaperRepair] = field(default_factory=list)
     grounding: list[GroundingAudit] = field(default_factory=list)
+    citations: CitationUpdate | None = None
     canonicalization: CanonicalizeOutcome | None = None
     validation: ValidationReport | None = None
     triples: int = 0
@@ -98,6 +108,14 @@ def naming(path: Path, failure: ClaimgraphError) -> str:
     """The failure's message, led by the file it happened to (a store error does not know the file)."""
     message = str(failure)
     return message if message.startswith(str(path)) else f"{path}: {message}"
+
+
+def extractor_of(profile: Profile) -> ExtractorPlugin:
+    """The extraction the profile names (an extractor plugin), or an error listing the known ones."""
+    plugin = find(ExtractorPlugin, profile.extraction)
+    if plugin is None:
+        raise PluginError(f"profile {profile.name}: no extraction named {profile.extraction!r}; known: {names(registered(ExtractorPlugin))}")
+    return plugin
 
 
 def needs_extraction(document: Document) -> bool:
@@ -116,13 +134,16 @@ class Workflow:
 
     def ingest(self, paths: Iterable[Path], options: IngestOptions = IngestOptions()) -> IngestResult:
         """Load, extract, repair and gate, audit grounding, canonicalize and validate the files under ``paths``."""
-        files = list(find_inputs(paths))
+        files = list(find_inputs(paths, options.follow_symlinks))
         result = IngestResult(files=len(files))
-        stored = self.load(files, result, options.replace)
+        stored = self.load(files, result, options.replace, options.follow_symlinks)
+        if result.papers:
+            result.citations = update_citation_links(self.ctx, result.papers)
         prose = [document for _, document in stored if needs_extraction(document)]
         reports: dict[str, ExtractionReport | ClaimgraphError] = {}
-        if prose and options.llm is None:
+        if prose and options.llm is None and options.extract:
             result.notices.append(NO_ENDPOINT)
+            reports = {document.paper_id: self._not_extracted(document.paper_id) for document in prose}
         elif prose and options.llm is not None:
             reports = self.extract(prose, options.llm, result.accounting)
         self._repair_batch(stored, reports, result)
@@ -137,14 +158,14 @@ class Workflow:
 
     # ------------------------------------------------------------ steps
 
-    def load(self, files: Sequence[Path], result: IngestResult, replace: bool = False) -> list[tuple[Path, Document]]:
+    def load(self, files: Sequence[Path], result: IngestResult, replace: bool = False, follow_symlinks: bool = False) -> list[tuple[Path, Document]]:
         """Load each file and store its structure; a file that fails is reported and left out."""
         stored: list[tuple[Path, Document]] = []
         seen: dict[str, Path] = {}
         self.progress.start("load", len(files))
         for path in files:
             try:
-                document = load_document(path)
+                document = load_document(path, follow_symlinks)
                 if document.paper_id in seen:
                     raise ClaimgraphError(f"{path}: paper id {document.paper_id!r} already ingested from {seen[document.paper_id]} in this batch")
                 store_document(self.ctx.store, self.ctx.iris, document, replace)
@@ -161,38 +182,23 @@ class Workflow:
         return stored
 
     def extract(self, documents: Sequence[Document], llm: LLMConfig, accounting: Accounting) -> dict[str, ExtractionReport | ClaimgraphError]:
-        """The LLM steps on prose documents (already stored), all papers at once through one client.
+        """The profile's LLM extraction on prose documents (already stored), all papers at once through one client.
 
-        A profile with a ``reasoning.md`` prompt (peirce) gets one reasoning graph per paper, stored
-        through the reasoning materializer; the others run the discourse steps.
+        What is extracted is the profile's (its manifest's ``extraction``); nothing is repaired here: the
+        batch is repaired and gated after, the same way for every profile.
         """
-        from claimgraph.extract.reasoning import extracts_reasoning
-        from claimgraph.extract.runner import run_extractions
-
         self.progress.start("extract", len(documents))
-        if extracts_reasoning(self.ctx.profile):
-            reports = self._extract_reasoning(documents, llm, accounting)
-        else:
-            reports = run_extractions(self.ctx, documents, llm, accounting)
+        reports = extractor_of(self.ctx.profile).extract(self.ctx, documents, llm, accounting)
         self.progress.advance("extract", len(documents))
         self.progress.finish("extract")
         return reports
 
-    def rerun_extraction(self, paper_ids: Sequence[str], steps: Sequence[str], llm: LLMConfig) -> IngestResult:
-        """Run LLM extraction steps again on stored papers alone (each from its raw graph), then repair and gate them."""
-        from claimgraph.extract.reasoning import REASONING_STEP, extracts_reasoning
-        from claimgraph.extract.runner import measure_with_shapes, rerun_steps
-        from claimgraph.extract.stored import stored_extraction
-
+    def rerun_extraction(self, paper_ids: Sequence[str], steps: Sequence[str] | None, llm: LLMConfig) -> IngestResult:
+        """Run LLM extraction steps again on stored papers alone (default: every step of the profile), then repair and gate them."""
+        extractor = extractor_of(self.ctx.profile)
         result = IngestResult(papers=list(paper_ids))
         self.progress.start("extract", len(paper_ids))
-        if extracts_reasoning(self.ctx.profile):
-            if list(steps) != [REASONING_STEP]:
-                raise ClaimgraphError(f"profile {self.ctx.profile.name} has one extraction step, {REASONING_STEP!r}; not {', '.join(steps)}")
-            reports = self._extract_reasoning([stored_extraction(self.ctx, paper_id).extraction.document for paper_id in paper_ids],
-                                              llm, result.accounting)
-        else:
-            reports = rerun_steps(self.ctx, paper_ids, steps, llm, result.accounting)
+        reports = extractor.rerun(self.ctx, paper_ids, list(steps or extractor.steps), llm, result.accounting)
         self.progress.finish("extract")
         for paper_id in paper_ids:
             report = reports.get(paper_id)
@@ -200,8 +206,7 @@ class Workflow:
                 result.failures.append(IngestFailure(Path(paper_id), str(report or f"paper {paper_id}: not extracted")))
                 continue
             result.extractions.append(report)
-            result.repairs.append(report.repair or repair_paper(self.ctx, paper_id, report.activities))
-            report.measures.append(("repaired", measure_with_shapes(self.ctx, paper_id, self.ctx.iris.paper(paper_id))))
+            result.repairs.append(self._repair_extracted(paper_id, report))
         return result
 
     def repair(self, paper_ids: Sequence[str] | None = None) -> list[PaperRepair]:
@@ -226,9 +231,9 @@ class Workflow:
         """
         from claimgraph.canonical.canonicalizer import canonicalize_papers
         from claimgraph.canonical.convergence import convergence
-        from claimgraph.canonical.embeddings import make_embedder
-        from claimgraph.canonical.links.judges import open_judge
         from claimgraph.canonical.settings import CanonicalizeError
+        from claimgraph.embedding.embedders import make_embedder
+        from claimgraph.judge.pairs.select import open_judge
 
         judge = open_judge(self.ctx.profile, adjudicate, pair_model)
         if recheck and judge is None:
@@ -251,10 +256,13 @@ class Workflow:
         return CanonicalizeOutcome(summary, before, convergence(self.ctx), rechecked)
 
     def _recheck(self, judge: LLMAdjudicator | PairModelJudge) -> RecheckSummary:
+        """Put the similarity links to the judge, as the one writer of the canonical graph (links/section.py)."""
         from claimgraph.canonical.links.recheck import recheck_links
+        from claimgraph.canonical.links.section import single_writer
         from claimgraph.canonical.settings import load_settings
 
-        return recheck_links(self.ctx, judge.verdict, judge.name, load_settings(self.ctx.profile))
+        with single_writer(self.ctx):
+            return recheck_links(self.ctx, judge.verdict, judge.name, load_settings(self.ctx.profile))
 
     def validate(self, paper_ids: Sequence[str] | None = None) -> ValidationReport:
         """ShEx shapes and the profile's rules on the papers (default: every paper and the canonical graph)."""
@@ -267,64 +275,46 @@ class Workflow:
         return report
 
     def store_reasoning(self, paper_id: str, response: str, source_name: str, run: str | None = None) -> ReasoningResult:
-        """Materialize an LLM reasoning-graph response for a stored paper, then repair and gate it.
+        """Read an LLM reasoning-graph response for a stored paper, then repair, gate and store it.
 
         ``run`` also keeps the repaired graph as that run of the paper (for ``consensus`` across models or runs).
         """
-        from claimgraph.reasoning.peirce import store_reasoning
+        from claimgraph.reasoning.peirce import ReasoningResult, reasoning_content
 
-        result = store_reasoning(self.ctx, paper_id, response, source_name)
+        content = reasoning_content(self.ctx, paper_id, response, source_name)
+        result = ReasoningResult(paper_id, content.parsed, content.materialized,
+                                 repair_and_gate(self.ctx, paper_id, [content.activity], content.held))
         if run is not None:
-            from claimgraph.canonical.consensus.runs import snapshot_run
+            from claimgraph.consensus.runs import snapshot_run
 
             snapshot_run(self.ctx, paper_id, run)
         return result
 
     # ------------------------------------------------------------ internals
 
-    def _extract_reasoning(self, documents: Sequence[Document], llm: LLMConfig, accounting: Accounting) -> dict[str, ExtractionReport | ClaimgraphError]:
-        """One reasoning-graph reply per paper, stored through the reasoning materializer (which repairs and gates it).
-
-        The call is recorded first (its agent, the nodes it stated); a paper whose call gave no usable reply
-        keeps its structure and the residual extraction_failed, and is repaired and gated with the batch.
-        """
+    def _not_extracted(self, paper_id: str) -> ExtractionReport:
+        """A prose paper stored as structure only (no LLM endpoint): the residual extraction_not_run, so the run exits 1."""
         from pyoxigraph import Literal, Triple
 
-        from claimgraph.extract.reasoning import REASONING_STEP, run_reasoning_extractions
-        from claimgraph.extract.runner import EXTRACTION_FAILED, ExtractionReport, measure_with_shapes
-        from claimgraph.papers.audit import record
+        from claimgraph.extract.runner import EXTRACTION_NOT_RUN, ExtractionReport
         from claimgraph.rdf.vocab import CG
-        from claimgraph.reasoning.materialize import materialize
-        from claimgraph.reasoning.peirce import store_reasoning
 
-        def check(text: str) -> str | None:
-            return "no node or edge recovered from the reply" if materialize(text).empty else None
+        paper = self.ctx.iris.paper(paper_id)
+        self.ctx.store.insert({paper: [Triple(paper, CG.residual, Literal(EXTRACTION_NOT_RUN))]})
+        return ExtractionReport(paper_id, residual=EXTRACTION_NOT_RUN)
 
-        store, iris = self.ctx.store, self.ctx.iris
-        reports: dict[str, ExtractionReport | ClaimgraphError] = {}
-        for paper_id, reply in run_reasoning_extractions(self.ctx, documents, llm, accounting, check).items():
-            report = ExtractionReport(paper_id, steps=[reply.log])
-            try:
-                if reply.text is None:
-                    report.residual = EXTRACTION_FAILED
-                    report.activities.append(reply.activity)
-                    store.insert({iris.paper(paper_id): [Triple(iris.paper(paper_id), CG.residual, Literal(EXTRACTION_FAILED))]})
-                else:
-                    reply.activity.generated = [iris.extracted_node(paper_id, node) for node in materialize(reply.text).nodes]
-                    record(store, iris, paper_id, [reply.activity])
-                    report.repair = store_reasoning(self.ctx, paper_id, reply.text, f"{REASONING_STEP} reply of {llm.model}").repair
-                report.measures.append((REASONING_STEP, measure_with_shapes(self.ctx, paper_id, iris.raw_graph(paper_id))))
-            except ClaimgraphError as error:
-                reports[paper_id] = error
-                continue
-            reports[paper_id] = report
-        return reports
+    def _repair_extracted(self, paper_id: str, report: ExtractionReport | None) -> PaperRepair:
+        """Repair and gate one paper after its extraction (whose activities join the audit trail), then measure it."""
+        from claimgraph.extract.runner import measure_with_shapes
+
+        repaired = repair_and_gate(self.ctx, paper_id, report.activities if report else (), report.held if report else None)
+        if report is not None:
+            report.measures.append(("repaired", measure_with_shapes(self.ctx, paper_id, self.ctx.iris.paper(paper_id))))
+        return repaired
 
     def _repair_batch(self, stored: Sequence[tuple[Path, Document]], reports: dict[str, ExtractionReport | ClaimgraphError],
                       result: IngestResult) -> None:
         """Repair and gate each stored paper, after its extraction (whose activities join the audit trail)."""
-        from claimgraph.extract.runner import measure_with_shapes
-
         self.progress.start("repair", len(stored))
         for path, document in stored:
             error: str | None = None
@@ -334,17 +324,14 @@ class Workflow:
                     raise report
                 if report is not None:
                     result.extractions.append(report)
-                repaired = report.repair if report is not None else None  # a reasoning reply is repaired as it is stored
-                result.repairs.append(repaired or repair_paper(self.ctx, document.paper_id, report.activities if report else ()))
-                if report is not None:
-                    report.measures.append(("repaired", measure_with_shapes(self.ctx, document.paper_id, self.ctx.iris.paper(document.paper_id))))
+                result.repairs.append(self._repair_extracted(document.paper_id, report))
             except ClaimgraphError as failure:
                 error = naming(path, failure)
                 result.failures.append(IngestFailure(path, error))
             self.progress.advance("repair", item=document.paper_id, error=error)
         self.progress.finish("repair")
 
-    # ------------------------------------------------------------ grounding, semantic rules, judges (issue 11)
+    # ------------------------------------------------------------ grounding, semantic rules, judges
 
     def ground(self, paper_ids: Sequence[str] | None = None, threshold: float | None = None, record: bool = True) -> list[GroundingAudit]:
         """The source grounding audit of stored papers (default: every paper), recorded in each audit graph."""
@@ -390,12 +377,12 @@ class Workflow:
                   min_runs: int = 2, similarity: float = 0.85, embedder: str | None = None) -> ConsensusResult:
         """Keep run graphs of a paper (a snapshot of its graph now, or RDF files), then align every run graph
         of the paper and write its consensus graph (how many runs support each node and edge)."""
-        from claimgraph.canonical.consensus.graph import build_consensus
-        from claimgraph.canonical.consensus.runs import import_run, snapshot_run
-        from claimgraph.canonical.embeddings import make_embedder
         from claimgraph.canonical.index.embedding_cache import EmbeddingCache
         from claimgraph.canonical.settings import load_settings
         from claimgraph.canonical.sidecar import default_sidecar_dir
+        from claimgraph.consensus.graph import build_consensus
+        from claimgraph.consensus.runs import import_run, snapshot_run
+        from claimgraph.embedding.embedders import make_embedder
 
         if snapshot:
             snapshot_run(self.ctx, paper_id, snapshot)

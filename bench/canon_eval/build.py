@@ -6,22 +6,16 @@ quantity / scope / hedge / swap / topic for hard negatives, source ``handwritten
 ``generated``, and ``detail`` saying which rewrites or edit made a generated pair.
 
 - handwritten.toml: the hand-written pairs (committed), development pairs.
-- heldout.toml: hand-written pairs written and committed before the guards of the second round
-  were changed and not tuned on in that round; the third round read its failures, so it is
-  development data since (source "heldout", ids ``ho-NNN``).
-- heldout2.toml: hand-written pairs written blind to the guards and committed before the third
-  round changed them, not tuned on in that round; the fourth round read its failures, so it is
-  development data since (source "heldout2", ids ``h2-NNN``).
-- heldout3.toml: hand-written pairs written blind to the guards and committed before the fourth
-  round changed them, not tuned on in that round; the fifth round read its failures, so it is
-  development data since (source "heldout3", ids ``h3-NNN``).
-- heldout4.toml: hand-written pairs written blind to the guards and committed before the fifth
-  round changed them; never tuned on (source "heldout4", ids ``h4-NNN``).
-- heldout5.toml: hand-written pairs written blind to the guards after round 5; never tuned on
-  (source "heldout5", ids ``h5-NNN``).
-- heldout6.toml: hand-written pairs written blind after the cross-encoder runs of stop 19, in the
-  style of abstracts and results sections (longer sentences, numbers, citation markers) where the
-  earlier sets are minimal pairs; never tuned on (source "heldout6", ids ``h6-NNN``).
+- heldout.toml, heldout2.toml, heldout3.toml: further hand-written minimal pairs, each written
+  before the guards were changed against it; their failures were read while the guards were
+  written, so they are development data (sources "heldout", "heldout2", "heldout3"; ids
+  ``ho-NNN``, ``h2-NNN``, ``h3-NNN``).
+- heldout4.toml, heldout5.toml: hand-written minimal pairs written blind to the guards (the
+  writer read no guard code, word list or benchmark output); never tuned on (ids ``h4-NNN``,
+  ``h5-NNN``).
+- heldout6.toml: hand-written pairs written blind in the style of abstracts and results sections
+  (longer sentences, numbers, citation markers) where the other sets are minimal pairs; never
+  tuned on (source "heldout6", ids ``h6-NNN``).
   ``heldout_pairs(name)`` reads any of them; the benchmark scores each apart.
 - Generated (never committed: ARCHE text stays in its folder, CLAIMGRAPH_ARCHE_DIR or
   ../shared/data/arche): a seeded sample of ARCHE viewpoints, each giving a paraphrase

@@ -38,9 +38,9 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.canonical.embeddings import make_embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import GUARDS, check_pair
-from claimgraph.canonical.links.adjudicate import LLMAdjudicator
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.canonical.settings import CanonicalizeSettings, load_settings
 from claimgraph.llm.config import load_config
 from claimgraph.profile.manifest import load_profile

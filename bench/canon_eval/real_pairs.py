@@ -199,7 +199,7 @@ def main() -> None:
     folder = real_arche_dir()
     if folder is None:
         raise SystemExit(ARCHE_SKIP_REASON)
-    from claimgraph.canonical.embeddings import make_embedder
+    from claimgraph.embedding.embedders import make_embedder
 
     statements = arche_statements(folder)
     vectors = make_embedder().embed([s.text for s in statements])

@@ -18,7 +18,7 @@ from typing import NoReturn
 from claimgraph import __version__
 from claimgraph.cli.options import add_global_options
 from claimgraph.cli.render import err
-from claimgraph.errors import ClaimgraphError
+from claimgraph.errors import ClaimgraphError, did_you_mean
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -48,6 +48,7 @@ COMMANDS = {
     "ground": "claimgraph.cli.commands.judge",
     "rules": "claimgraph.cli.commands.judge",
     "judge": "claimgraph.cli.commands.judge",
+    "benchmark": "claimgraph.cli.commands.benchmark",
 }
 """Each command and the module that registers it (tests/cli/test_startup.py checks the two agree)."""
 
@@ -71,15 +72,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES if command is None else (COMMANDS[command],):
         importlib.import_module(name).register(subparsers)
+    helps = {action.dest: action.help for action in subparsers._choices_actions}
+    for name, subparser in subparsers.choices.items():
+        if not subparser.description:  # `claimgraph COMMAND --help` says what the command does
+            subparser.description = helps.get(name)
     return parser
 
 
-def invoked_command(argv: Sequence[str] | None) -> str | None:
-    """The command ``argv`` runs, read past the global options alone; None when it names none.
-
-    Running one command then imports one command module instead of all of them;
-    anything else (``--help``, ``--version``, a typo) gets the whole parser and its messages.
-    """
+def _front_word(argv: Sequence[str] | None) -> str | None:
+    """The word past the global options, read by a parser that knows no command; None when there is none."""
     front = _FrontParser(prog="claimgraph", add_help=False)
     add_global_options(front)
     front.add_argument("command")
@@ -88,10 +89,30 @@ def invoked_command(argv: Sequence[str] | None) -> str | None:
         known, _ = front.parse_known_args(argv)
     except _NoCommand:
         return None
-    return known.command if known.command in COMMANDS else None
+    return str(known.command)
+
+
+def invoked_command(argv: Sequence[str] | None) -> str | None:
+    """The command ``argv`` runs, read past the global options alone; None when it names none.
+
+    Running one command then imports one command module instead of all of them;
+    anything else (``--help``, ``--version``, a typo) gets the whole parser and its messages.
+    """
+    word = _front_word(argv)
+    return word if word in COMMANDS else None
+
+
+def unknown_command(argv: Sequence[str] | None) -> str | None:
+    """The word given where a command belongs when it names none, or None (nothing given, or --help)."""
+    word = _front_word(argv)
+    return None if word is None or word in COMMANDS or word.startswith("-") else word
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    word = unknown_command(argv)
+    if word is not None:
+        err(f"error: no command {word!r}{did_you_mean(word, COMMANDS)}; `claimgraph --help` lists the commands")
+        return EXIT_ERROR
     args = build_parser(invoked_command(argv)).parse_args(argv)
     try:
         return int(args.handler(args) or EXIT_OK)

@@ -7,97 +7,69 @@ built, so ``claimgraph --help`` starts at once.
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from claimgraph.context import Context
-    from claimgraph.llm.config import LLMConfig
-    from claimgraph.store import Store
+from claimgraph.progress import SILENT, Progress
 
-DEFAULT_STORE = "claimgraph-store"
+if TYPE_CHECKING:
+    from claimgraph.api import ClaimGraph
+    from claimgraph.llm.config import LLMConfig
+    from claimgraph.settings import Settings
+
+from claimgraph.settings import DEFAULT_PROFILE
 
 
 def add_global_options(parser: argparse.ArgumentParser) -> None:
     """--store, --base and --profile, and the remote store options: they come before the subcommand."""
     parser.add_argument(
-        "--store", default=os.environ.get("CLAIMGRAPH_STORE", DEFAULT_STORE),
+        "--store",
         help="embedded store directory, or http(s) URL of a SPARQL server "
-        "(Oxigraph layout: URL/query, URL/update, URL/store); env CLAIMGRAPH_STORE; default %(default)s",
+        "(Oxigraph layout: URL/query, URL/update, URL/store); env CLAIMGRAPH_STORE; [store] location in claimgraph.toml; default {DEFAULT_STORE}",
     )
-    parser.add_argument("--base", default=os.environ.get("CLAIMGRAPH_BASE"), help="base IRI of instance data; env CLAIMGRAPH_BASE")
+    parser.add_argument("--base", help="base IRI of instance data; env CLAIMGRAPH_BASE")
     parser.add_argument(
-        "--profile", default=os.environ.get("CLAIMGRAPH_PROFILE", "discourse"),
-        help="profile (ontology + shapes + prompts + repairs); env CLAIMGRAPH_PROFILE; default %(default)s",
+        "--profile",
+        help=f"profile (ontology + shapes + prompts + repairs); env CLAIMGRAPH_PROFILE; default {DEFAULT_PROFILE}",
     )
     remote = parser.add_argument_group(
         "remote SPARQL store (any SPARQL 1.1 server; credentials only from the environment: "
         "CLAIMGRAPH_STORE_TOKEN for a bearer token, or CLAIMGRAPH_STORE_USER and CLAIMGRAPH_STORE_PASSWORD)"
     )
-    remote.add_argument("--query-url", default=os.environ.get("CLAIMGRAPH_QUERY_URL"),
+    remote.add_argument("--query-url",
                         help="SPARQL query endpoint; overrides --store; env CLAIMGRAPH_QUERY_URL")
-    remote.add_argument("--update-url", default=os.environ.get("CLAIMGRAPH_UPDATE_URL"),
+    remote.add_argument("--update-url",
                         help="SPARQL update endpoint (default: the query URL); env CLAIMGRAPH_UPDATE_URL")
-    remote.add_argument("--gsp-url", default=os.environ.get("CLAIMGRAPH_GSP_URL"),
+    remote.add_argument("--gsp-url",
                         help="Graph Store Protocol endpoint for bulk reads and writes (optional); env CLAIMGRAPH_GSP_URL")
-    remote.add_argument("--store-timeout", type=float, default=_env_number("CLAIMGRAPH_STORE_TIMEOUT", 120.0), metavar="SECONDS",
-                        help="total seconds one call to the server may take, retries included; env CLAIMGRAPH_STORE_TIMEOUT; default %(default)s")
-    remote.add_argument("--store-retries", type=int, default=int(_env_number("CLAIMGRAPH_STORE_RETRIES", 3)), metavar="N",
-                        help="retries on 5xx answers and dropped connections, with backoff; env CLAIMGRAPH_STORE_RETRIES; default %(default)s")
+    remote.add_argument("--store-timeout", type=float, metavar="SECONDS",
+                        help="total seconds one call to the server may take, retries included; env CLAIMGRAPH_STORE_TIMEOUT; default 120")
+    remote.add_argument("--store-retries", type=int, metavar="N",
+                        help="retries on 5xx answers and dropped connections, with backoff; env CLAIMGRAPH_STORE_RETRIES; default 3")
 
 
-def _env_number(name: str, default: float) -> float:
-    """A number from the environment; a malformed one falls back to the default (the parser must build)."""
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """The session settings: claimgraph.toml and the environment, overridden by the global options given."""
+    from claimgraph.settings import load_settings
+
+    store = {"location": args.store, "base": args.base, "profile": args.profile, "query_url": getattr(args, "query_url", None),
+             "update_url": getattr(args, "update_url", None), "gsp_url": getattr(args, "gsp_url", None),
+             "timeout": getattr(args, "store_timeout", None), "retries": getattr(args, "store_retries", None),
+             "allowed_services": getattr(args, "allow_service", None) or None}
+    canonicalize = {"sidecar": getattr(args, "sidecar", None), "embedder": getattr(args, "embedder", None)}
+    return load_settings(getattr(args, "config", None), store=store, canonicalize=canonicalize)
 
 
-def open_store_from_args(args: argparse.Namespace, read_only: bool = False) -> Store:
-    """The store the global options name: --query-url (and --update-url, --gsp-url) first, else --store."""
-    from claimgraph.errors import ClaimgraphError
-    from claimgraph.store import HttpSettings, open_store
+def open_graph(args: argparse.Namespace, read_only: bool = False, progress: Progress | None = None) -> ClaimGraph:
+    """The store of the global options, opened through the Python API (``claimgraph.open``) with its settings.
 
-    settings = HttpSettings(timeout=getattr(args, "store_timeout", 120.0), retries=getattr(args, "store_retries", 3))
-    query_url = getattr(args, "query_url", None)
-    if query_url:
-        from claimgraph.store.remote import RemoteStore
-
-        store: Store = RemoteStore(query_url, getattr(args, "update_url", None), getattr(args, "gsp_url", None), settings)
-    elif getattr(args, "update_url", None) or getattr(args, "gsp_url", None):
-        raise ClaimgraphError("--update-url and --gsp-url need --query-url (or give the server's base URL as --store)")
-    else:
-        store = open_store(args.store, read_only=read_only, settings=settings)
-    store.allowed_services = frozenset(getattr(args, "allow_service", None) or ())
-    return store
-
-
-def open_context(args: argparse.Namespace, read_only: bool = False) -> Context:
-    """The context of the global options; ``read_only`` for commands that only read.
-
-    The base IRI and the profile are checked before the store is opened, so a
-    typo never leaves a store directory or a lock behind. A read-only command
-    opens nothing it could leave behind, so its profile is loaded on first use
-    (a query or an audit never reads it).
+    A read-only command opens an embedded store without its write lock and loads the profile only if asked.
     """
-    from claimgraph.context import Context
-    from claimgraph.errors import ClaimgraphError
-    from claimgraph.rdf.iris import DEFAULT_BASE, IriScheme
+    from claimgraph.api import open as open_claimgraph
 
-    try:
-        iris = IriScheme(args.base or DEFAULT_BASE)
-    except ValueError as error:
-        raise ClaimgraphError(f"--base {args.base!r} is not an absolute IRI ({error}); give e.g. https://example.org/claims/") from None
-    if read_only:
-        return Context(open_store_from_args(args, read_only), iris, args.profile, read_only)
-    from claimgraph.profile.manifest import load_profile
-
-    profile = load_profile(args.profile)
-    return Context(open_store_from_args(args, read_only), iris, profile, read_only)
+    return open_claimgraph(settings=settings_from_args(args), read_only=read_only, progress=progress or SILENT)
 
 
 def add_sidecar_options(parser: argparse.ArgumentParser) -> None:
@@ -131,6 +103,9 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
                        help="consecutive connection failures after which the remaining calls are skipped (0: never); default 5")
     group.add_argument("--paper-budget", type=float, dest="paper_budget", metavar="SECONDS",
                        help="time budget for all LLM calls of one paper; calls left after it are skipped")
+    group.add_argument("--max-reply-bytes", type=int, dest="max_reply_bytes", metavar="BYTES",
+                       help="size limit of one reply's body (a longer reply fails its call and is not cached); "
+                            "env CLAIMGRAPH_LLM_MAX_REPLY_BYTES; default 2 MiB")
 
 
 def config_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> LLMConfig:
@@ -138,7 +113,7 @@ def config_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None
     from claimgraph.llm.config import load_config
 
     keys = ("model", "base_url", "temperature", "max_tokens", "timeout", "max_retries", "max_concurrency", "cache_dir", "replay_dir",
-            "structured_output", "breaker_threshold", "paper_budget")
+            "structured_output", "breaker_threshold", "paper_budget", "max_reply_bytes")
     overrides = {key: getattr(args, key, None) for key in keys}
     config = load_config(getattr(args, "config", None), environ, overrides)
     return replace(config, cache_dir=None) if getattr(args, "no_cache", False) else config

@@ -167,3 +167,41 @@ def print_ingest(result: IngestResult, iris: IriScheme) -> None:
     if result.validation:
         summary.append(["shape violations and rule violations", result.validation.nodes_failed + len(result.validation.violations)])
     print_table(["measure", "value"], summary, title="ingest summary")
+
+
+def print_first_run(result: IngestResult, stats: Sequence[tuple[str, int]], store: str) -> None:
+    """A short account of an ingest for a first run: what is in the store, what was repaired and refused, what to try next.
+
+    The counts come from the store (``stats``) and from the gate reports; the full tables are ``--verbose``.
+    """
+    totals = dict(stats)
+    accepted = [repair for repair in result.repairs if repair.gate and repair.gate.accepted]
+    changes = sum(run.added + run.removed for repair in result.repairs for run in repair.runs)
+    scripts = sorted({run.name for repair in result.repairs for run in repair.runs if run.changed})
+    lines = [f"{len(result.papers)} papers stored in {store} ({totals.get('paper graph triples', result.triples):,} triples in their paper graphs)"]
+    structure = {"cg:Paper", "cg:Passage", "cg:Sentence", "cg:Reference", "cg:EdgeAnnotation", "rdf:Statement"}
+    nodes = [(name, value) for name, value in stats if name.startswith("cg:") and name not in structure and value]
+    if nodes:
+        lines.append(f"{sum(value for _, value in nodes)} nodes extracted or given, by type: "
+                     + ", ".join(f"{name.removeprefix('cg:')} {value}" for name, value in nodes))
+    outcome = result.canonicalization
+    if outcome is not None:
+        after = dict(outcome.after.rows())
+        lines.append(f"links across papers: {after.get('hubs', 0)} CANON_ hubs with {after.get('attached to a hub', 0)} nodes attached, "
+                     f"{after.get('merged', 0)} nodes merged; {after.get('papers linked to no other', 0)} papers linked to no other")
+    lines.append(f"repaired: {changes} triples changed by {len(scripts)} repair scripts" + (f" ({', '.join(scripts)})" if scripts else ""))
+    lines.append(f"accepted by the gate: {len(accepted)} of {len(result.repairs)} papers")
+    for repair in result.repairs:
+        if repair.gate and not repair.gate.accepted:
+            reason = next((violation.reason for violation in repair.gate.violations if violation.critical), "")
+            lines.append(f"  refused {repair.paper_id}: {', '.join(repair.gate.residuals) or 'violations'}" + (f" ({reason})" if reason else ""))
+    for failure in result.failures:
+        lines.append(f"  failed {failure.message}")
+    out("\n".join(lines))
+    out()
+    out("next:")
+    for command, why in ((f"claimgraph --store {store} stats", "what the store holds"),
+                         (f"claimgraph --store {store} query --list", "the shipped cross-paper queries"),
+                         (f"claimgraph --store {store} serve", "browse the graph at http://127.0.0.1:7879/viewer/")):
+        out(f"  {command:<44}  # {why}")
+    out("(every table of this run: claimgraph demo --verbose)")

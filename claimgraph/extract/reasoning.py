@@ -1,4 +1,4 @@
-"""Reasoning-graph extraction from text: one LLM call per paper for profiles whose prompts include ``reasoning.md``.
+"""Reasoning-graph extraction from text: one LLM call per paper, for profiles whose manifest says ``extraction = "reasoning"``.
 
 The prompt is rendered from ``prompts/<profile>/reasoning.md`` like the
 discourse phases: the ShEx excerpt and cardinality rules of the reasoning node
@@ -31,11 +31,6 @@ from claimgraph.rdf.vocab import local_name
 
 REASONING_STEP = "reasoning"
 REASONING_CLASSES = ("ReasoningNode",)
-
-
-def extracts_reasoning(profile: Profile) -> bool:
-    """Whether the profile extracts a reasoning graph per paper (it has a ``reasoning.md`` prompt template)."""
-    return (profile.prompts_dir / f"{REASONING_STEP}.md").is_file()
 
 
 @dataclass

@@ -46,17 +46,20 @@ from claimgraph.llm.config import LLMConfig
 from claimgraph.loaders.document import Document
 from claimgraph.papers.audit import Activity, SoftwareAgent, now
 from claimgraph.papers.storage import leaving_canonical_graph
+from claimgraph.plugins import ExtractorPlugin
 from claimgraph.profile.ontology import extracted_class_names
 from claimgraph.quality.gate import measure_graph
-from claimgraph.quality.repair import PaperRepair
+from claimgraph.quality.repair import HeldContent
 from claimgraph.quality.validation import validate_graph
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG
+from claimgraph.store.lease import LONG_WAIT_SECONDS, lease
 
 SHAPE_VIOLATIONS = "shape_violations"
 COLOCATED_PAIRS = "colocated_pairs"
 COLOCATED_LINKED = "colocated_pairs_linked"
 EXTRACTION_FAILED = "extraction_failed"
+EXTRACTION_NOT_RUN = "extraction_not_run"
 EXTRACTION_INCOMPLETE = "extraction_incomplete"
 REPROMPTING_STEPS = ("entities", "relations")
 
@@ -80,7 +83,7 @@ class ExtractionReport:
     activities: list[Activity] = field(default_factory=list)
     residual: str | None = None
     colocation: Colocation = field(default_factory=Colocation)
-    repair: PaperRepair | None = None  # set when the step that stored the paper also repaired and gated it (reasoning replies)
+    held: HeldContent | None = None  # content the extraction holds in memory, repaired and stored by the workflow (reasoning replies)
 
     @property
     def failed_calls(self) -> list[str]:
@@ -167,11 +170,20 @@ async def extract_paper(ctx: Context, document: Document, client: LLMClient, max
             activity.generated = sorted((node_iri(iris, pid, n) for n in extraction.nodes.values() if n.step == activity.name), key=str)
     report.residual = extraction_residual(extraction, report.steps)
     outcome = [Triple(paper, CG.residual, Literal(report.residual))] if report.residual else []
-    leaving = leaving_canonical_graph(iris, paper) if stored else ""
     graphs = {paper: [*extraction_triples(extraction, iris, profile, structure), *outcome]}
-    await turns.run(store.replace_graphs, graphs, leaving)
+    await turns.run(_replace_paper_graph, ctx, paper, graphs, stored is not None)
     report.colocation = await turns.run(colocation, ctx, paper)
     return report
+
+
+def _replace_paper_graph(ctx: Context, paper: NamedNode, graphs: dict[NamedNode, list[Triple]], was_stored: bool) -> None:
+    """Write the extracted paper graph; a paper extracted again leaves the canonical graph in the same update, under the
+    canonical graph's lease, so no concurrent canonicalization places a node against links being removed."""
+    if not was_stored:
+        ctx.store.replace_graphs(graphs)
+        return
+    with lease(ctx.store, ctx.iris.canonical_graph(), wait=LONG_WAIT_SECONDS, keep_alive=True):
+        ctx.store.replace_graphs(graphs, leaving_canonical_graph(ctx.iris, paper))
 
 
 def _store_and_measure(ctx: Context, paper_id: str, raw: NamedNode, triples: list[Triple]) -> dict[str, int]:
@@ -217,3 +229,7 @@ def rerun_steps(ctx: Context, paper_ids: Sequence[str], steps: Sequence[str], co
         work.append((stored.extraction.document, stored))
     done = asyncio.run(_extract_all(ctx, work, config, accounting, steps)) if work else {}
     return {**failed, **done}
+
+
+DISCOURSE = ExtractorPlugin("discourse", STEPS, run_extractions, rerun_steps)
+"""The discourse steps (entities, relations, orphans, gaps, dangling), each writing the raw graph; pyproject.toml registers it."""

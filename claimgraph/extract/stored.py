@@ -56,9 +56,11 @@ class _Graph:
         found = self.values(subject, predicate)
         return found[0] if found else None
 
-    def typed(self, classes: Iterable[NamedNode]) -> dict[object, NamedNode]:
+    def typed(self, classes: Iterable[NamedNode]) -> dict[NamedNode, NamedNode]:
+        """Subjects (IRIs) typed with one of ``classes``, and that class."""
         wanted = set(classes)
-        return {t.subject: t.object for t in self.triples if t.predicate == RDF.type and t.object in wanted}  # type: ignore[misc]
+        return {t.subject: t.object for t in self.triples
+                if t.predicate == RDF.type and isinstance(t.subject, NamedNode) and isinstance(t.object, NamedNode) and t.object in wanted}
 
 
 def _integer(term: object | None) -> int | None:
@@ -104,7 +106,7 @@ def _nodes(graph: _Graph, ctx: Context, paper_id: str, document: Document) -> di
     prefix = ctx.iris.node(paper_id, "node", "x").value[:-1]
     nodes: dict[object, Node] = {}
     for subject, kind in graph.typed(classes).items():
-        local = subject.value.removeprefix(prefix)  # type: ignore[attr-defined]
+        local = subject.value.removeprefix(prefix)
         passage = passage_index.get(graph.value(subject, CG.inPassage), 0)
         node_id = local.removeprefix(f"p{passage}-") if local.startswith(f"p{passage}-") else local
         sentence = sentence_index.get(graph.value(subject, CG.inSentence))

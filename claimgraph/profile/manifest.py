@@ -36,6 +36,7 @@ class Profile:
     repair_names: tuple[str, ...]
     rule_names: tuple[str, ...]
     shape_overrides: dict[str, str] = field(hash=False)
+    extraction: str = "discourse"
 
     @property
     def repair_files(self) -> list[Path]:
@@ -86,6 +87,7 @@ def load_profile(name: str) -> Profile:
         repair_names=tuple(_string_list(manifest, data, "repairs", required=False)),
         rule_names=tuple(_string_list(manifest, data, "rules", required=False)),
         shape_overrides=_string_table(manifest, data, "shapes"),
+        extraction=str(data.get("extraction", "discourse")),
     )
     if data.get("name", name) != name:
         raise ProfileError(f"{manifest}: name = {data['name']!r} does not match the file name {name!r}")

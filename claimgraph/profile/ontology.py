@@ -90,7 +90,7 @@ def edge_labels(profile: Profile) -> dict[str, str]:
 
 @cache
 def _edge_labels(files: tuple[Path, ...]) -> dict[str, str]:
-    return dict(_select(files, "SELECT ?label ?property WHERE { ?property a owl:ObjectProperty ; skos:notation ?label }"))  # type: ignore[arg-type]
+    return {label: prop for label, prop in _select(files, "SELECT ?label ?property WHERE { ?property a owl:ObjectProperty ; skos:notation ?label }")}
 
 
 def edge_label_key(raw: str) -> str:

@@ -19,6 +19,7 @@ from claimgraph.profile.ontology import edge_labels
 from claimgraph.profile.vocabulary import RAW_LABEL
 from claimgraph.rdf.binding import Term
 from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.rows import iri_of
 from claimgraph.rdf.vocab import CG, XSD
 
 AGGREGATED_INTO = "aggregated-into"
@@ -60,12 +61,12 @@ def reasoning_dot(ctx: Context, paper_id: str, evaluation_view: bool = False) ->
         attrs = [f"label={quote(source + role + row['text'].value)}"]
         attrs += ["root=true"] if _flag(row.get("root")) else []
         attrs += ["scaffolding=true"] if _flag(row.get("scaffold")) else []
-        lines.append(f"  {quote(dot_id(paper, row['node']))} [{', '.join(attrs)}];")  # type: ignore[arg-type]
+        lines.append(f"  {quote(dot_id(paper, iri_of(row, 'node')))} [{', '.join(attrs)}];")
     labels = {iri: label for label, iri in edge_labels(profile).items()}
     for row in store.select(read_internal_query("reasoning-edges"), bindings):
-        attrs = [f"label={quote(edge_label(labels, row['edge']))}"]  # type: ignore[arg-type]
+        attrs = [f"label={quote(edge_label(labels, iri_of(row, 'edge')))}"]
         if "confidence" in row:
             attrs.append(f"confidence={row['confidence'].value}")
-        lines.append(f"  {quote(dot_id(paper, row['source']))} -> {quote(dot_id(paper, row['target']))} [{', '.join(attrs)}];")  # type: ignore[arg-type]
+        lines.append(f"  {quote(dot_id(paper, iri_of(row, 'source')))} -> {quote(dot_id(paper, iri_of(row, 'target')))} [{', '.join(attrs)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
+from claimgraph.papers.document_graph import unknown_paper
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, PREFIXES, XSD
 from claimgraph.store import EXPORT_FORMATS, Store
@@ -53,15 +54,18 @@ def export(
     evaluation_view: bool = False,
     nanopub_unit: str = "claim",
     created: datetime | None = None,
+    merge_graphs: bool = False,
 ) -> bytes:
     """The chosen papers' graphs in ``fmt`` (one of ALL_FORMAT_NAMES).
 
     ``paper_ids=None`` means every paper in the store. Each paper contributes
     the graphs of ``kinds`` (by default its paper graph only); ``everything``
     exports every named graph instead (canonical hubs included). Turtle and N-Triples
-    get the union of the triples; the other formats keep the graph names.
-    ``dot`` writes each chosen paper's reasoning graph (the context's profile
-    names its edge labels); ``evaluation_view`` leaves the scaffolding root out.
+    have no graph names: several graphs are refused (TriG and N-Quads keep the names)
+    unless ``merge_graphs`` asks for their union on purpose.
+    ``dot`` writes one paper's reasoning graph (the context's profile names its edge
+    labels; DOT holds one graph, so several papers are refused: ``paper_dots`` gives
+    one per paper); ``evaluation_view`` leaves the scaffolding root out.
     ``graphml`` and ``nanopub`` (one nanopublication per claim or per paper,
     ``nanopub_unit``, stamped ``created``) write the chosen papers' nodes and edges.
     """
@@ -81,12 +85,20 @@ def export(
             if nanopub_unit not in UNITS:
                 raise ExportError(f"unknown nanopublication unit {nanopub_unit!r}; choose {' or '.join(UNITS)}")
             return to_trig(nanopublications(ctx, chosen, nanopub_unit, created))
-        return "".join(paper_dot(ctx, paper_id, evaluation_view) for paper_id in chosen).encode("utf-8")
+        if len(chosen) != 1:
+            raise ExportError(f"DOT holds one graph per file and {len(chosen)} papers are chosen: give --paper ID, "
+                              "or -o FOLDER for one .dot file per paper")
+        return paper_dot(ctx, chosen[0], evaluation_view).encode("utf-8")
     if everything:
         graphs = None
     else:
         chosen = chosen_papers(ctx, paper_ids)
         graphs = selected_graphs(store, chosen, iris, kinds)
+    if fmt in ("ttl", "nt") and not merge_graphs:
+        count = len(graphs) if graphs is not None else len(store.graph_names())
+        if count > 1:
+            raise ExportError(f"{fmt} has no graph names, and {count} named graphs are chosen: their triples would be merged "
+                              "into one graph; export trig or nq to keep the names, or add --merge-graphs to merge them on purpose")
     if fmt == "jsonld":
         return to_jsonld(store, graphs)
     return store.serialize(EXPORT_FORMATS[fmt], graphs, prefixes=PREFIXES)
@@ -109,13 +121,20 @@ def selected_graphs(store: Store, paper_ids: list[str], iris: IriScheme, kinds: 
     present = set(store.graph_names())
     missing = [paper_id for paper_id in paper_ids if iris.paper(paper_id) not in present]
     if missing:
-        raise ExportError(f"no paper {', '.join(map(repr, missing))} in the store at {store.location}")
+        raise ExportError("; ".join(unknown_paper(store, iris, paper_id) for paper_id in missing))
     builders = {"paper": iris.paper, "raw": iris.raw_graph, "audit": iris.audit_graph}
     return [builders[kind](paper_id) for paper_id in paper_ids for kind in GRAPH_KINDS if kind in kinds]
 
 
 def has_reasoning_nodes(ctx: Context, paper_id: str) -> bool:
     return ctx.store.ask("ASK WHERE { GRAPH ?graph { ?node a ?type } }", {"graph": ctx.iris.paper(paper_id), "type": CG.ReasoningNode})
+
+
+def paper_dots(ctx: Context, paper_ids: Iterable[str] | None = None, evaluation_view: bool = False) -> dict[str, str]:
+    """Each chosen paper's DOT graph (every paper when None), by paper id: one file each."""
+    chosen = chosen_papers(ctx, paper_ids)
+    selected_graphs(ctx.store, chosen, ctx.iris, ("paper",))
+    return {paper_id: paper_dot(ctx, paper_id, evaluation_view) for paper_id in chosen}
 
 
 def paper_dot(ctx: Context, paper_id: str, evaluation_view: bool = False) -> str:

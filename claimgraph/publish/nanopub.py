@@ -30,6 +30,7 @@ from claimgraph.papers.document_graph import sentence_iri
 from claimgraph.publish.elements import Json, graph_elements, producer, provenance_index
 from claimgraph.rdf.iris import content_hash
 from claimgraph.rdf.queries import read_sparql
+from claimgraph.rdf.rows import iri_of, text_of
 from claimgraph.rdf.vocab import CG, DCTERMS, PREFIXES, PROV, RDF, RDFS, XSD, Namespace
 
 NP = Namespace("http://www.nanopub.org/nschema#")
@@ -66,9 +67,9 @@ def paper_facts(ctx: Context, paper_id: str) -> tuple[list[Json], dict[str, list
     nodes, _ = graph_elements(ctx.store, paper, paper, ctx.iris.audit_graph(paper_id), prefix, "paper")
     outgoing: dict[str, list[tuple[NamedNode, NamedNode]]] = {}
     for row in ctx.store.select(read_sparql("graphs", "edges.rq"), {"graph": paper, "vocabularyPrefix": Literal(prefix)}):
-        pair = (row["predicate"], row["target"])
-        if pair not in outgoing.setdefault(row["source"].value, []):
-            outgoing[row["source"].value].append(pair)  # type: ignore[arg-type]
+        pair = (iri_of(row, "predicate"), iri_of(row, "target"))
+        if pair not in outgoing.setdefault(text_of(row, "source"), []):
+            outgoing[text_of(row, "source")].append(pair)
     facts = {row["property"].value: row["value"].value for row in ctx.store.select(read_sparql("graphs", "paper-facts.rq"), {"paper": paper})}
     return nodes, outgoing, facts
 

@@ -43,6 +43,7 @@ from claimgraph.quality.gate import GateReport, evaluate_gate, gate_activity, ga
 from claimgraph.quality.grounding import audit_paper
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.rdf.queries import read_internal_query, read_sparql_file
+from claimgraph.rdf.rows import iri_of, subject_of, text_of
 from claimgraph.rdf.vocab import CG, RDF
 from claimgraph.store import EmbeddedStore, Store
 from claimgraph.store.lease import lease
@@ -125,7 +126,7 @@ def script_paths(profile: Profile) -> list[Path]:
 def repair_scope(store: Store, graph: NamedNode, vocabulary: NamedNode) -> set[Triple]:
     """The triples of ``graph`` that a repair script can add, remove or rewrite."""
     rows = store.select(read_internal_query("repair-scope"), {"graph": graph, "vocabulary": vocabulary})
-    return {Triple(row["s"], row["p"], row["o"]) for row in rows}  # type: ignore[arg-type]
+    return {Triple(subject_of(row, "s"), iri_of(row, "p"), row["o"]) for row in rows}
 
 
 def explain(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path) -> tuple[Merge, ...]:
@@ -134,7 +135,7 @@ def explain(store: Store, graph: NamedNode, vocabulary: NamedNode, path: Path) -
     if text is None:
         return ()
     rows = store.select(text, {"graph": graph, "vocabulary": vocabulary})
-    return tuple(Merge(row["duplicate"], row["survivor"], row["why"].value) for row in rows)  # type: ignore[arg-type]
+    return tuple(Merge(iri_of(row, "duplicate"), iri_of(row, "survivor"), text_of(row, "why")) for row in rows)
 
 
 Scope = Callable[[Store, NamedNode, NamedNode], set[Triple]]
@@ -242,6 +243,26 @@ class Content:
 
 
 Writer = Callable[[list[Triple], list[Triple], str], None]
+
+
+@dataclass(frozen=True)
+class HeldContent:
+    """Extracted content held in memory, and the writer that stores it once repaired (see ``repair_content``)."""
+
+    content: Content
+    write: Writer
+
+
+def repair_and_gate(ctx: Context, paper_id: str, extra: Sequence[Activity] = (), held: HeldContent | None = None) -> PaperRepair:
+    """The one repair and gate of a paper after its extraction, whatever the profile.
+
+    An extraction that wrote its content into the store (the discourse steps do,
+    step by step) is repaired in place; one that holds its content in memory (a
+    reasoning-graph reply) is repaired on a working copy and stored once.
+    """
+    if held is None:
+        return repair_paper(ctx, paper_id, extra)
+    return repair_content(ctx, paper_id, held.content, held.write, extra)
 
 
 def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer, extra: Sequence[Activity] = ()) -> PaperRepair:

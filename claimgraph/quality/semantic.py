@@ -39,6 +39,7 @@ from claimgraph.errors import ProfileError
 from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import SEVERITIES, Rule, load_rule, profile_section, rule_violations
+from claimgraph.rdf.rows import iri_of
 from claimgraph.rdf.vocab import local_name
 from claimgraph.store import Row
 
@@ -150,7 +151,7 @@ def check_independent_lines(rows: Sequence[Row]) -> list[Finding]:
 
     lines: dict[NamedNode, dict[NamedNode, set[str]]] = defaultdict(lambda: defaultdict(set))
     for row in rows:
-        sources = lines[row["focus"]][row["line"]]  # type: ignore[index]
+        sources = lines[iri_of(row, "focus")][iri_of(row, "line")]
         if "source" in row:
             sources.add(row["source"].value)
     findings = []

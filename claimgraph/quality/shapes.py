@@ -121,7 +121,8 @@ def shape_results_batch(graphs: list[GraphInput], compiled: CompiledProfile, eng
         for group in _independent_groups([graph for graph in graphs if graph.foci]):
             classes = {cls for graph in group for cls, shape in compiled.shape_of_class.items() if shape in graph.foci}
             triples = [triple for graph in group for triple in graph.triples]
-            text = "".join(graph.text for graph in group) if all(graph.text is not None for graph in group) else None  # type: ignore[misc]
+            texts = [graph.text for graph in group]
+            text = "".join(item for item in texts if item is not None) if None not in texts else None
             verdicts.update(conforming_pairs(triples, compiled.shex_texts, compiled.shape_of_class, classes, text))
     results = []
     for graph in graphs:
@@ -142,8 +143,8 @@ def _sort_subjects(graph: GraphInput, compiled: CompiledProfile) -> None:
     types: dict[NamedNode | BlankNode, list[str]] = defaultdict(list)
     rdf_type = RDF.type
     for triple in graph.triples:
-        if triple.predicate == rdf_type and isinstance(triple.object, NamedNode):
-            types[triple.subject].append(triple.object.value)  # type: ignore[index]
+        if triple.predicate == rdf_type and isinstance(triple.object, NamedNode) and isinstance(triple.subject, (NamedNode, BlankNode)):
+            types[triple.subject].append(triple.object.value)
     for subject, classes in types.items():
         for cls in classes:
             shape = compiled.shape_of_class.get(cls)
@@ -188,8 +189,8 @@ def _unchecked_nodes(triples: list[Triple], types: dict[NamedNode | BlankNode, l
     """Subjects no shape looks at: no rdf:type at all, or only classes from outside the profile's namespace."""
     predicates: dict[NamedNode | BlankNode, set[str]] = defaultdict(set)
     for triple in triples:
-        if triple.subject not in types:
-            predicates[triple.subject].add(short_iri(triple.predicate.value))  # type: ignore[index]
+        if triple.subject not in types and isinstance(triple.subject, (NamedNode, BlankNode)):
+            predicates[triple.subject].add(short_iri(triple.predicate.value))
     rows: list[ResultRow] = []
     for subject, names in predicates.items():
         shown = ", ".join(sorted(names)[:4]) + (" ..." if len(names) > 4 else "")

@@ -31,6 +31,7 @@ from typing import Any
 
 from pyoxigraph import Triple
 
+from claimgraph.errors import require
 from claimgraph.rdf.vocab import RDF
 from claimgraph.store import ntriples
 
@@ -40,9 +41,17 @@ Pair = tuple[str, str]  # focus IRI, shape IRI
 
 
 def rudof_available() -> bool:
-    """Whether validation may use rudof: pyrudof imports and the environment does not ask for pyshex."""
-    if os.environ.get(ENGINE_ENV, "auto").strip().lower() == "pyshex":
+    """Whether validation may use rudof: pyrudof imports and the environment does not ask for pyshex.
+
+    ``CLAIMGRAPH_SHEX_ENGINE=rudof`` insists on rudof: without pyrudof installed that is an error naming
+    the extra to install; ``auto`` (the default) uses it when it is there.
+    """
+    engine = os.environ.get(ENGINE_ENV, "auto").strip().lower()
+    if engine == "pyshex":
         return False
+    if engine == "rudof":
+        require("pyrudof", "rudof", f"{ENGINE_ENV}=rudof")
+        return True
     try:
         import pyrudof  # noqa: F401
     except ImportError:

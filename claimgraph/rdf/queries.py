@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from claimgraph.assets import asset_path, asset_root
-from claimgraph.errors import AssetNotFoundError, QueryNotFoundError
+from claimgraph.errors import AssetNotFoundError, QueryNotFoundError, did_you_mean
 
 _FRAGMENT = re.compile(r"\{\{([a-z][a-z0-9_]*)(?:\(([^(){}]*)\))?\}\}")
 _MAX_NESTING = 5
@@ -98,14 +98,15 @@ def resolve_query(text_or_name: str) -> str:
     if text_or_name in named:
         return read_named_query(text_or_name)
     if re.match(r"^[A-Za-z0-9_-]+$", text_or_name):
-        raise QueryNotFoundError(f"no query named {text_or_name!r}; shipped queries: {', '.join(named) or 'none'}")
+        raise QueryNotFoundError(f"no query named {text_or_name!r}{did_you_mean(text_or_name, named)}; "
+                                 "`claimgraph query --list` lists the shipped queries")
     return text_or_name
 
 
 def read_named_query(name: str) -> str:
     """Text of a shipped query (sparql/queries/NAME.rq)."""
     if name not in list_named_queries():
-        raise QueryNotFoundError(f"no shipped query named {name!r}")
+        raise QueryNotFoundError(f"no shipped query named {name!r}{did_you_mean(name, list_named_queries())}")
     return read_sparql("queries", f"{name}.rq")
 
 

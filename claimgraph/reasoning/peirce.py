@@ -1,17 +1,16 @@
-"""Peircean reasoning graphs (ARCHE/PEARL) from an LLM response: materialize, repair, store raw and repaired, gate.
+"""Peircean reasoning graphs (ARCHE/PEARL) from an LLM response: what a response holds, ready to be repaired and stored.
 
 A response for a paper already in the store (its ARCHE JSON ingested) is parsed
 by claimgraph.reasoning.materialize; node labels give the text, the (x, y, z)
 source tuple, a role prefix and a root mark (claimgraph.reasoning.labels);
 source tuples resolve to the paper's viewpoints, sentences or cited references
-(claimgraph.reasoning.anchors). The profile's repair scripts, gate measures
-and gate rules run on a working copy holding the response's content and the
-anchors it names (claimgraph.quality.repair.repair_content); one update then
-replaces the paper's previous reasoning content in its raw graph (the response
-as read) and its paper graph (as repaired, with its residual labels) and, in
-the same update, appends to the audit trail the materialization, each script
-and the gate. See
-docs/peirce.md.
+(claimgraph.reasoning.anchors). ``reasoning_content`` returns that content with
+the anchors it names and the writer that stores it; the workflow repairs and
+gates it like any extraction (``quality.repair.repair_and_gate``: the profile's
+scripts, gate measures and rules on a working copy), and the writer's one
+update replaces the paper's previous reasoning content in its raw graph (the
+response as read) and its paper graph (as repaired, with its residual labels)
+and appends the audit trail. See docs/peirce.md.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from pyoxigraph import Literal, Triple
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import Activity, now
-from claimgraph.quality.repair import Content, PaperRepair, repair_content
+from claimgraph.quality.repair import Content, HeldContent, PaperRepair
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.queries import read_sparql
 from claimgraph.rdf.vocab import CG
@@ -34,8 +33,8 @@ from claimgraph.reasoning.labels import IMPLICIT, NodeContent, Source, node_cont
 from claimgraph.reasoning.materialize import ParsedGraph, materialize
 from claimgraph.reasoning.triples import Materialized, reasoning_triples, stated_confidence
 
-__all__ = ["IMPLICIT", "Materialized", "NodeContent", "ReasoningError", "ReasoningResult", "Source", "materialize_activity",
-           "node_content", "parse_node_label", "stated_confidence", "store_reasoning"]
+__all__ = ["IMPLICIT", "Materialized", "NodeContent", "ReasoningContent", "ReasoningError", "ReasoningResult", "Source",
+           "materialize_activity", "node_content", "parse_node_label", "reasoning_content", "stated_confidence"]
 
 
 class ReasoningError(ClaimgraphError):
@@ -50,8 +49,19 @@ class ReasoningResult:
     repair: PaperRepair
 
 
-def store_reasoning(ctx: Context, paper_id: str, response: str, source_name: str) -> ReasoningResult:
-    """Materialize a response for a stored paper, repair it, store it raw and repaired, and gate it."""
+@dataclass
+class ReasoningContent:
+    """A response read for a paper: what it parsed to, what it materialized to, the content to repair and the activity."""
+
+    paper_id: str
+    parsed: ParsedGraph
+    materialized: Materialized
+    held: HeldContent
+    activity: Activity
+
+
+def reasoning_content(ctx: Context, paper_id: str, response: str, source_name: str) -> ReasoningContent:
+    """Materialize a response for a stored paper into content the workflow repairs, gates and stores."""
     store, iris = ctx.store, ctx.iris
     paper = iris.paper(paper_id)
     if not store.ask("ASK WHERE { GRAPH ?paper { ?paper a ?type } }", {"paper": paper, "type": CG.Paper}):
@@ -69,8 +79,7 @@ def store_reasoning(ctx: Context, paper_id: str, response: str, source_name: str
 
     notes = {"parser branch": parsed.branch, "tuple reading": made.reading}
     content = Content(made.triples, made.context, made.spans, made.findings, stated_counts(parsed, made), notes)
-    repair = repair_content(ctx, paper_id, content, write, [materialize_activity(parsed, made, source_name, started)])
-    return ReasoningResult(paper_id, parsed, made, repair)
+    return ReasoningContent(paper_id, parsed, made, HeldContent(content, write), materialize_activity(parsed, made, source_name, started))
 
 
 def stated_counts(parsed: ParsedGraph, made: Materialized) -> dict[str, int]:

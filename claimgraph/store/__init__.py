@@ -19,6 +19,7 @@ from claimgraph.store.base import (
     ServiceNotAllowedError,
     Store,
     check_services,
+    evaluation_error,
     ntriples,
     replace_graphs_update,
 )
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXPORT_FORMATS", "EmbeddedStore", "HttpSettings", "QueryResult", "RemoteStore", "Row", "ServiceNotAllowedError",
-    "Store", "StoreLockedError", "check_services", "ntriples", "open_store", "replace_graphs_update",
+    "Store", "StoreLockedError", "check_services", "evaluation_error", "ntriples", "open_endpoints", "open_store", "replace_graphs_update",
 ]
 
 
@@ -67,12 +68,30 @@ def _builtin_plugins() -> dict[str, StorePlugin]:
     return {"EMBEDDED": StorePlugin("embedded", ("",), _open_embedded), "REMOTE": StorePlugin("remote", ("http", "https"), _open_remote)}
 
 
-def open_store(location: str | Path, read_only: bool = False, settings: HttpSettings | None = None) -> Store:
+def open_store(location: str | Path, read_only: bool = False, settings: HttpSettings | None = None,
+               allowed_services: frozenset[str] = frozenset()) -> Store:
     """The store at ``location``: a directory (embedded), an http(s) URL (remote), or a scheme a store plugin registers.
 
     Schemes are compared case-insensitively; an unknown one is refused rather than taken for a folder name.
-    ``settings`` (timeouts, retries) apply to the built-in remote backend.
+    ``settings`` (timeouts, retries) apply to the built-in remote backend; ``allowed_services`` are the only
+    endpoints a SERVICE clause of a query may call.
     """
+    store = _open_location(location, read_only, settings)
+    store.allowed_services = allowed_services
+    return store
+
+
+def open_endpoints(query_url: str, update_url: str | None = None, gsp_url: str | None = None, settings: HttpSettings | None = None,
+                   allowed_services: frozenset[str] = frozenset()) -> Store:
+    """A remote store given by its endpoints one by one (query, update, Graph Store Protocol)."""
+    from claimgraph.store.remote import RemoteStore
+
+    store = RemoteStore(query_url, update_url, gsp_url, settings)
+    store.allowed_services = allowed_services
+    return store
+
+
+def _open_location(location: str | Path, read_only: bool, settings: HttpSettings | None) -> Store:
     text = str(location)
     match = _SCHEME.match(text)
     scheme = match.group(1).lower() if match else ""

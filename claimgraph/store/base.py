@@ -7,6 +7,7 @@ sees a paper's old graphs or its new graphs, never a half.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 
@@ -61,6 +62,11 @@ def replace_graphs_update(graphs: Mapping[NamedNode, Iterable[Triple]]) -> str:
     return " ;\n".join([*operations, insert] if insert else operations)
 
 
+def named_graphs(rows: Iterable[Mapping[str, Term]]) -> list[NamedNode]:
+    """The IRIs bound to ?g in ``rows``, sorted (rows without one, or with a blank node, are left out)."""
+    return sorted((graph for row in rows if isinstance(graph := row.get("g"), NamedNode)), key=lambda graph: graph.value)
+
+
 class ServiceNotAllowedError(StoreError):
     """A query or update calls SERVICE on an endpoint nobody allowed."""
 
@@ -85,6 +91,21 @@ def check_services(sparql: str, allowed: Iterable[str] = ()) -> None:
         if endpoint is None or endpoint not in set(allowed):
             shown = endpoint or (target.text if target else "(nothing)")
             raise ServiceNotAllowedError(f"the query calls SERVICE {shown}, which is not allowed; pass --allow-service {shown} to permit it")
+
+
+_SERVICE_CONTENT_TYPE = re.compile(r"Unsupported Content-Type returned by service <([^>]*)>: (\S*)")
+
+
+def evaluation_error(error: RuntimeError) -> StoreError:
+    """What the engine raised while a query's results were read, as one line: a SERVICE endpoint that answered
+    with something other than SPARQL results is named with the content type it sent."""
+    found = _SERVICE_CONTENT_TYPE.search(str(error))
+    if found is not None:
+        service, content_type = found.groups()
+        return StoreError(f"the SERVICE endpoint {service} answered with content type {content_type or '(none)'}, "
+                          "not SPARQL query results (application/sparql-results+json or +xml); is it a SPARQL query endpoint?")
+    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return StoreError(f"the query failed while its results were read: {first}")
 
 
 class Store(ABC):
@@ -156,6 +177,13 @@ class Store(ABC):
             rows.append(row)
         return rows
 
+    def construct(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> list[Triple]:
+        """CONSTRUCT or DESCRIBE results as a list of triples."""
+        result = self.query(sparql, bindings)
+        if isinstance(result, (QuerySolutions, QueryBoolean)):
+            raise StoreError("construct() needs a CONSTRUCT or DESCRIBE query")
+        return list(result)
+
     def ask(self, sparql: str, bindings: Mapping[str, Term] | None = None) -> bool:
         return bool(self.query(sparql, bindings))
 
@@ -202,7 +230,7 @@ class Store(ABC):
     def graph_names(self) -> list[NamedNode]:
         """The named graphs that hold triples, sorted by IRI."""
         rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
-        return sorted((row["g"] for row in rows if isinstance(row.get("g"), NamedNode)), key=lambda graph: graph.value)  # type: ignore[misc]
+        return named_graphs(rows)
 
     def has_graph(self, graph: NamedNode) -> bool:
         """Whether the named graph holds any triple."""

@@ -153,7 +153,7 @@ class EmbeddedStore(Store):
             self._open().update(sparql)
         except SyntaxError as error:
             raise StoreError(f"SPARQL UPDATE syntax error: {error}") from error
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: the update failed (CLEAR of a missing graph)
             raise StoreError(f"update failed on {self.location}: {error}") from error
 
     def _open(self) -> pyoxigraph.Store:

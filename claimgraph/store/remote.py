@@ -17,7 +17,7 @@ import pyoxigraph
 from pyoxigraph import NamedNode, Quad, QueryResultsFormat, QuerySolutions, RdfFormat
 
 from claimgraph.errors import StoreError
-from claimgraph.store.base import QueryResult, Store
+from claimgraph.store.base import QueryResult, Store, named_graphs
 from claimgraph.store.http import HttpClient, HttpSettings, Response, authorization_from_environment, check_url, first_line
 
 _RESULT_FORMATS = {
@@ -145,8 +145,7 @@ class RemoteStore(Store):
             response = self._checked(self.gsp_url, response)
             rdf_format = RdfFormat.from_media_type(_media_type(response.content_type)) or RdfFormat.N_TRIPLES
             return (quad.triple for quad in pyoxigraph.parse(response.body, format=rdf_format))
-        result = self.query("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph})
-        return iter(list(result))  # type: ignore[arg-type]
+        return iter(self.construct("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }", {"g": graph}))
 
     def graph_names(self) -> list[NamedNode]:
         """The named graphs that hold triples, sorted by IRI.
@@ -161,7 +160,7 @@ class RemoteStore(Store):
                 self.empty_graph_pattern = False
         if not self.empty_graph_pattern:
             rows = self.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }")
-        return sorted((row["g"] for row in rows if isinstance(row.get("g"), NamedNode)), key=lambda graph: graph.value)  # type: ignore[misc]
+        return named_graphs(rows)
 
     def graph_ntriples(self, graph: NamedNode) -> bytes:
         """The graph as N-Triples: the Graph Store's answer as it came when it is N-Triples, else re-written."""

@@ -118,7 +118,7 @@ class KillOutcome:
 
 _CONTEXT: Any = None
 PRELOAD = ["claimgraph.cli.main", "claimgraph.workflow", "claimgraph.quality.validation", "claimgraph.canonical.canonicalizer",
-           "claimgraph.reasoning.peirce", "claimgraph.canonical.embeddings"]
+           "claimgraph.reasoning.peirce", "claimgraph.embedding.embedders"]
 
 
 def _forkserver() -> Any:
@@ -153,7 +153,7 @@ def _child(argv: list[str], kill_at: int | None, during: bool, record: str | Non
             pause.recv()
 
     if record is not None:
-        from claimgraph.cli.options import DEFAULT_STORE
+        from claimgraph.settings import DEFAULT_STORE
 
         store_arg = argv[argv.index("--store") + 1] if "--store" in argv else DEFAULT_STORE
         states.append(digest_of(Path(store_arg)))

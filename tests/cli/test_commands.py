@@ -145,8 +145,9 @@ def test_stats_counts_come_from_the_store(capsys, store_dir: str) -> None:
     with open_store(store_dir) as store:
         assert int(stats["papers"]) == 1
         assert int(stats["all triples"]) == store.count_triples()
-    assert stats["https://w3id.org/claimgraph/ontology/v1#Viewpoint"] == "9"
-    assert stats["https://w3id.org/claimgraph/ontology/v1#Sentence"] == "3"
+    assert stats["cg:Viewpoint"] == "9"
+    assert stats["cg:Sentence"] == "3"
+    assert stats["papers linked to another by citation"] == "0"  # one paper links to no other
 
 
 def test_remote_store_through_the_cli(capsys, oxigraph_server: str) -> None:
@@ -185,14 +186,26 @@ def test_ingest_extracts_prose_through_an_llm_endpoint_and_reuses_the_cache(caps
                             {"g": IriScheme().paper("soil-warming")}) == 4
 
 
-def test_ingest_without_an_llm_stores_the_structure_and_says_so(capsys, store_dir: str, monkeypatch) -> None:
+def test_ingest_without_an_llm_stores_the_structure_names_the_residual_and_exits_1(capsys, store_dir: str, monkeypatch) -> None:
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     code, out, err = run(capsys, "--store", store_dir, "ingest", str(REPO / "examples" / "papers" / "soil-warming.md"))
-    assert code == 0 and "no LLM endpoint configured" in err
+    assert code == 1 and "no LLM endpoint configured" in err
+    assert "extraction_not_run" in out
+    paper = IriScheme().paper("soil-warming")
     with open_store(store_dir) as store:
         assert store.scalar("SELECT (COUNT(?n) AS ?c) WHERE { GRAPH ?g { ?n a <https://w3id.org/claimgraph/ontology/v1#Sentence> } }",
-                            {"g": IriScheme().paper("soil-warming")}) == 14
+                            {"g": paper}) == 14
+        assert store.ask("ASK { GRAPH ?g { ?g <https://w3id.org/claimgraph/ontology/v1#residual> \"extraction_not_run\" } }", {"g": paper})
+
+
+def test_ingest_with_no_extract_stores_the_structure_on_purpose_and_exits_0(capsys, store_dir: str, monkeypatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    code, _, _ = run(capsys, "--store", store_dir, "ingest", "--no-extract", str(REPO / "examples" / "papers" / "soil-warming.md"))
+    assert code == 0
+    with open_store(store_dir) as store:
+        assert not store.ask("ASK { GRAPH ?g { ?g <https://w3id.org/claimgraph/ontology/v1#residual> ?r } }", {"g": IriScheme().paper("soil-warming")})
 
 
 def test_reasoning_runs_are_kept_for_consensus(capsys, store_dir: str, tmp_path: Path) -> None:
@@ -219,7 +232,7 @@ def test_reasoning_runs_are_kept_for_consensus(capsys, store_dir: str, tmp_path:
 def test_canonicalize_recheck_needs_a_judge_and_reports_what_the_judge_did(capsys, store_dir: str, tmp_path: Path, monkeypatch,
                                                                           discourse_paper) -> None:
     from claimgraph.canonical.canonicalizer import canonicalize_papers
-    from claimgraph.canonical.embeddings import HashingEmbedder
+    from claimgraph.embedding.embedders import HashingEmbedder
     from claimgraph.canonical.settings import CanonicalizeSettings
     from claimgraph.context import Context
     from claimgraph.testing.fake_llm import running_fake_llm
@@ -250,3 +263,15 @@ def link_bases(capsys: pytest.CaptureFixture[str], store_dir: str) -> dict[str, 
     code, out, _ = run(capsys, "--store", store_dir, "query", "link-bases", "--format", "json")
     assert code == 0
     return {row["basis"].replace("https://w3id.org/claimgraph/ontology/v1#", "cg:"): int(row["links"]) for row in solutions(out)}
+
+
+def test_tables_fit_the_terminal_width_with_an_ellipsis_and_are_whole_in_a_pipe(monkeypatch) -> None:
+    from claimgraph.cli.render import format_table
+
+    cells = [["short", "x" * 300], ["a" * 50, "y"]]
+    fitted = format_table(["name", "description"], cells, title="t" * 200, width=60)
+    assert all(len(line) <= 60 for line in fitted.splitlines())
+    assert "…" in fitted and "short" in fitted
+    monkeypatch.delenv("COLUMNS", raising=False)
+    whole = format_table(["name", "description"], cells)  # pytest's stdout is no terminal: nothing is cut
+    assert "x" * 300 in whole and "…" not in whole

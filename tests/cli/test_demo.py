@@ -29,7 +29,7 @@ def test_demo_runs_offline_and_prints_each_step(capsys: pytest.CaptureFixture[st
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # unreachable: the demo must not use it
     store = str(tmp_path / "store")
-    code = main(["--store", store, "demo"])
+    code = main(["--store", store, "demo", "--verbose"])
     out, err = capsys.readouterr()
     assert code == 0, out + err
     assert "replaying recorded LLM responses" in err
@@ -50,3 +50,19 @@ def test_demo_runs_offline_and_prints_each_step(capsys: pytest.CaptureFixture[st
     convergence = out.split("convergence (computed in the store)", 1)[1]
     hub_row = next(line.split() for line in convergence.splitlines() if line.startswith("hubs "))
     assert hub_row[1:3] == ["0", str(hubs)], "the convergence table reports the store's hubs"
+
+
+def test_demo_ends_with_a_short_summary_from_the_store_and_the_next_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    store = str(tmp_path / "store")
+    assert main(["--store", store, "demo"]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) < 20, out
+    with open_store(store) as opened:
+        hubs = opened.scalar(f"SELECT (COUNT(?h) AS ?n) WHERE {{ GRAPH ?c {{ ?h a <{CG}CanonicalNode> }} }}", {"c": IriScheme().canonical_graph()})
+        papers = opened.scalar(f"SELECT (COUNT(?p) AS ?n) WHERE {{ GRAPH ?p {{ ?p a <{CG}Paper> }} }}")
+    assert f"{papers} papers stored in {store}" in out
+    assert f"links across papers: {hubs} CANON_ hubs" in out
+    assert "accepted by the gate: 3 of 3 papers" in out
+    assert [line.split()[0] for line in out.split("next:", 1)[1].splitlines() if line.strip().startswith("claimgraph")] == ["claimgraph"] * 3

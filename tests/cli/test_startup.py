@@ -67,7 +67,7 @@ def test_running_a_command_on_an_embedded_store_imports_only_its_module_and_no_h
     loaded = modules_after("--store", str(tmp_path / "store"), "query", "paper-graphs")
     assert {"claimgraph.store.embedded", "claimgraph.cli.commands.inspect"} <= loaded
     assert {name for name in loaded if name.startswith("claimgraph.cli.commands.")} == {"claimgraph.cli.commands.inspect"}
-    assert {"http.client", "ssl", "claimgraph.store.remote", "claimgraph.store.http", "claimgraph.plugins"} & loaded == set()
+    assert {"http.client", "ssl", "claimgraph.store.remote", "claimgraph.store.http", "importlib.metadata"} & loaded == set()
 
 
 def test_a_global_option_whose_value_is_a_command_name_does_not_pick_the_command(tmp_path: Path) -> None:
@@ -82,7 +82,9 @@ def test_a_global_option_whose_value_is_a_command_name_does_not_pick_the_command
     assert result.returncode == 2 and "stats" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_a_mistyped_command_gets_the_whole_parsers_message_listing_every_command() -> None:
+def test_a_mistyped_command_gets_one_line_naming_the_closest_commands() -> None:
     result = subprocess.run([sys.executable, "-m", "claimgraph", "quer"], capture_output=True, text=True, check=False)
-    assert result.returncode == 2
-    assert "invalid choice: 'quer'" in result.stderr and "'query'" in result.stderr and "'ingest'" in result.stderr
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "no command 'quer' (did you mean 'query'" in result.stderr and "claimgraph --help" in result.stderr
+    far = subprocess.run([sys.executable, "-m", "claimgraph", "zzzz"], capture_output=True, text=True, check=False)
+    assert far.returncode == 2 and "did you mean" not in far.stderr

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from claimgraph.cli.main import main
+from claimgraph.store import EmbeddedStore
 from claimgraph.testing.sparql_doubles import Answer, scripted_sparql_server
 
 
@@ -50,6 +51,7 @@ def test_store_timeout_bounds_a_trickling_server(capsys) -> None:
 
 
 def test_query_with_service_is_refused_by_the_store_too(capsys, tmp_path: Path) -> None:
+    EmbeddedStore(tmp_path / "store").close()
     with scripted_sparql_server([Answer()]) as server:
         text = f"SELECT * WHERE {{ SERVICE <{server.url}/sparql> {{ ?s ?p ?o }} }}"
         code, _, err = run(capsys, "--store", str(tmp_path / "store"), "query", text)

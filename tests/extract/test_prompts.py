@@ -10,7 +10,7 @@ import pytest
 
 from claimgraph.errors import ProfileError
 from claimgraph.extract.prompts import cardinality_rules, render, reply_schema, schema_excerpt, shape_blocks, template_hash
-from claimgraph.extract.reasoning import extracts_reasoning, reasoning_labels, reasoning_prompt
+from claimgraph.extract.reasoning import reasoning_labels, reasoning_prompt
 from claimgraph.loaders.formats.text import build_document
 from claimgraph.profile.manifest import load_profile
 
@@ -102,7 +102,7 @@ def test_the_template_hash_changes_with_the_template(tmp_path: Path) -> None:
 
 def test_the_peirce_prompt_is_generated_from_its_shapes_and_ontology() -> None:
     profile = load_profile("peirce")
-    assert extracts_reasoning(profile) and not extracts_reasoning(load_profile("discourse"))
+    assert profile.extraction == "reasoning" and load_profile("discourse").extraction == "discourse"
     document = build_document(Path("paper-x.md"), "markdown", [("Results", ["Warming raised respiration. So soils lose carbon."])])
     prompt = reasoning_prompt(profile, document)
     assert ":ReasoningNodeShape CLOSED {" in prompt

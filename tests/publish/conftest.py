@@ -12,7 +12,7 @@ from publish_support import HOSTILE_TEXTS, REASONING_PAPER, REASONING_RESPONSE, 
 from pyoxigraph import Literal, Triple
 
 from claimgraph.context import Context
-from claimgraph.link.linker import OntologySource, link_ontology
+from claimgraph.federation.linker import OntologySource, link_ontology
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, DCTERMS, RDF, XSD
 from claimgraph.store import EmbeddedStore

@@ -73,8 +73,17 @@ def assert_round_trip(store: Store, graphs: list[NamedNode], fmt: str, data: byt
 @pytest.mark.parametrize("fmt", EXPORT_FORMAT_NAMES)
 def test_round_trip_of_selected_papers(loaded_store: Store, arche_documents: list[Document], iris: IriScheme, fmt: str) -> None:
     chosen = [document.paper_id for document in arche_documents[:2]]
-    data = export(Context(loaded_store, iris), fmt, chosen)
+    data = export(Context(loaded_store, iris), fmt, chosen, merge_graphs=fmt not in DATASET_FORMATS)
     assert_round_trip(loaded_store, [iris.paper(paper_id) for paper_id in chosen], fmt, data)
+
+
+@pytest.mark.parametrize("fmt", ["ttl", "nt"])
+def test_a_format_without_graph_names_refuses_several_graphs_unless_asked_to_merge(loaded_store: Store, arche_documents: list[Document],
+                                                                                  iris: IriScheme, fmt: str) -> None:
+    chosen = [document.paper_id for document in arche_documents[:2]]
+    with pytest.raises(ExportError, match="export trig or nq to keep the names"):
+        export(Context(loaded_store, iris), fmt, chosen)
+    assert export(Context(loaded_store, iris), fmt, chosen[:1])  # one graph loses nothing
 
 
 @pytest.mark.parametrize("fmt", ["trig", "jsonld"])

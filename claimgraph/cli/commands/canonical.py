@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimgraph.cli.options import add_llm_arguments, add_sidecar_options, config_from_args, open_context
+from claimgraph.cli.options import add_llm_arguments, add_sidecar_options, config_from_args, open_graph
 from claimgraph.cli.render import ROW_FORMATS, out, print_rows, print_table
 from claimgraph.errors import ClaimgraphError
 
@@ -68,48 +68,45 @@ def run_canonicalize(args: argparse.Namespace) -> int:
     if args.list_merges:
         from claimgraph.rdf.queries import read_named_query
 
-        with open_context(args, read_only=True) as ctx:
+        with open_graph(args, read_only=True) as graph:
             columns = ["canonical", "type", "member", "paper", "similarity"]
-            print_rows(columns, ctx.store.select(read_named_query("merges")), args.format, title="merges")
+            print_rows(columns, graph.select(read_named_query("merges")), args.format, title="merges")
         return 0
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.cli.tables import print_canonicalization
-    from claimgraph.workflow import Workflow
 
     adjudicate = config_from_args(args) if args.adjudicate else None
-    with open_context(args) as ctx:
-        outcome = Workflow(ctx, TerminalProgress()).canonicalize(args.paper, args.sidecar, args.embedder, force=args.force,
-                                                                adjudicate=adjudicate, pair_model=args.pair_model,
-                                                                recheck=args.recheck)
+    with open_graph(args, progress=TerminalProgress()) as graph:
+        outcome = graph.canonicalize(args.paper, force=args.force, adjudicate=adjudicate, pair_model=args.pair_model, recheck=args.recheck)
     print_canonicalization(outcome)
     return 0
 
 
 def run_reindex(args: argparse.Namespace) -> int:
-    from claimgraph.canonical.canonicalizer import reindex
-    from claimgraph.canonical.embeddings import make_embedder
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.rdf.vocab import local_name
 
-    with open_context(args) as ctx:
-        summary = reindex(ctx, sidecar_dir=args.sidecar, embedder=make_embedder(args.embedder) if args.embedder else None,
-                          progress=TerminalProgress())
+    with open_graph(args, progress=TerminalProgress()) as graph:
+        summary = graph.reindex()
     rows: list[list[object]] = [["sidecar", summary.directory or "(in memory, not written)"],
                                 ["papers covered", summary.covered], ["texts embedded (not cached)", summary.embedded]]
     for name, size in summary.partitions.items():
         role, type_iri = name.split(" ", 1)
         rows.append([f"indexed {role}: {local_name(type_iri)}", size])
+    rows += [["split CANON_ nodes folded into another", summary.splits.folded],
+             ["split groups left (a merge would join two nodes of one paper)", len(summary.splits.kept)]]
     print_table(["measure", "value"], rows, title="reindex")
     return 0
 
 
 def run_unmerge(args: argparse.Namespace) -> int:
-    from claimgraph.canonical.links.unmerge import unmerge
-
     member = _iri(args.member) if args.member else None
     hub = _iri(args.hub) if args.hub else None
-    with open_context(args) as ctx:
-        undone = unmerge(ctx, member=member, hub=hub, reason=args.reason)
+    with open_graph(args) as graph:
+        undone = graph.unmerge(member=member, hub=hub, reason=args.reason)
+    if not undone:
+        out(f"# already unmerged: <{args.member or args.hub}> is held apart and no link is left to undo")
+        return 0
     rows = [[link.member, link.link, link.hub, link.paper, link.similarity] for link in undone]
     print_table(["member", "link", "canonical node", "paper", "similarity"], rows, title="unmerged")
     out(f"# {len(undone)} link(s) undone; the sidecar is rebuilt on the next canonicalize run")
@@ -117,12 +114,13 @@ def run_unmerge(args: argparse.Namespace) -> int:
 
 
 def run_release(args: argparse.Namespace) -> int:
-    from claimgraph.canonical.links.release import release
-
     node, other = _iri(args.node), _iri(args.other) if args.other is not None else None
-    with open_context(args) as ctx:
-        released = release(ctx, node, other, reason=args.reason)
-        papers = sorted({paper for v in released.lifted if v.paper and (paper := ctx.iris.paper_id_of(_iri(v.paper)))})
+    with open_graph(args) as graph:
+        released = graph.release(node, other, reason=args.reason)
+        papers = sorted({paper for v in released.lifted if v.paper and (paper := graph.ctx.iris.paper_id_of(_iri(v.paper)))})
+    if not released.lifted:
+        out(f"# already released: no verdict keeps <{node.value}> apart{f' from <{other.value}>' if other else ''}")
+        return 0
     columns = ["node", "verdict", "other", "judge"]
     print_table(columns, [[v.node, v.kind, v.other, v.judge or ""] for v in released.lifted], title="released")
     if released.still_apart:
@@ -147,16 +145,14 @@ def _iri(value: str) -> NamedNode:
 
 
 def run_consensus(args: argparse.Namespace) -> int:
-    from claimgraph.workflow import Workflow
-
     imports: list[tuple[str, Path]] = []
     for item in args.imports:
         name, separator, path = item.partition("=")
         if not separator or not name or not path:
             raise ClaimgraphError(f"--import {item!r}: expected NAME=FILE")
         imports.append((name, Path(path)))
-    with open_context(args) as ctx:
-        result = Workflow(ctx).consensus(args.paper, snapshot=args.snapshot, imports=imports, min_runs=args.min_runs,
-                                         similarity=args.similarity, embedder=args.embedder)
+    with open_graph(args) as graph:
+        result = graph.consensus(args.paper, snapshot=args.snapshot, imports=imports, min_runs=args.min_runs,
+                                 similarity=args.similarity, embedder=args.embedder)
     print_table(["measure", "value"], result.rows(), title=f"consensus of {args.paper}")
     return 0

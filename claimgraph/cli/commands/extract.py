@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from claimgraph.cli.options import add_llm_arguments, config_from_args, configured_llm, open_context
+from claimgraph.cli.options import add_llm_arguments, config_from_args, configured_llm, open_graph
 from claimgraph.cli.render import err
 
 DISCOURSE_STEPS = ("entities", "relations", "orphans", "gaps", "dangling")
@@ -25,16 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_extract(args: argparse.Namespace) -> int:
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.cli.tables import print_extraction, print_gate
-    from claimgraph.extract.reasoning import REASONING_STEP, extracts_reasoning
-    from claimgraph.workflow import Workflow
 
     llm = config_from_args(args)
     if not configured_llm(llm):
         err("extract: no LLM endpoint configured (set OPENAI_API_KEY / OPENAI_BASE_URL, or --base-url, or --replay DIR)")
         return 2
-    with open_context(args) as ctx:
-        steps = args.step or ([REASONING_STEP] if extracts_reasoning(ctx.profile) else list(DISCOURSE_STEPS))
-        result = Workflow(ctx, TerminalProgress()).rerun_extraction(args.paper, steps, llm)
+    with open_graph(args, progress=TerminalProgress()) as graph:
+        result = graph.extract(args.paper, llm, args.step)
     for failure in result.failures:
         err(f"error: {failure.message}")
     print_extraction(result.extractions, result.accounting)

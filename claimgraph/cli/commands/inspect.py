@@ -7,20 +7,21 @@ while another process writes it, and never change it.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from claimgraph.cli.options import open_context
+from claimgraph.cli.options import open_graph
 from claimgraph.cli.render import ROW_FORMATS, err, out, print_rows, print_table
 from claimgraph.errors import ClaimgraphError
 
 if TYPE_CHECKING:
     from claimgraph.rdf.binding import Term
+    from claimgraph.store import QueryResult
 
 EXPORT_FORMATS = ("trig", "ttl", "nq", "nt", "jsonld", "dot", "graphml", "nanopub")
-_UPDATE = re.compile(r"^(?:INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)$", re.IGNORECASE)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,8 +59,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--evaluation-view", action="store_true", help="dot: leave the scaffolding aggregation root and its edges out")
     export.add_argument("--nanopub-unit", choices=("claim", "paper"), default="claim",
                         help="nanopub: one nanopublication per claim (default) or per paper")
+    export.add_argument("--merge-graphs", action="store_true",
+                        help="ttl, nt: merge several named graphs into one on purpose (without it they are refused: use trig or nq)")
     export.add_argument("-o", "--output", type=Path,
-                        help="output file; default standard output (nanopub: an existing folder gets one .trig file per nanopublication)")
+                        help="output file; default standard output (an existing folder gets one .trig file per nanopublication "
+                             "with nanopub, one .dot file per paper with dot)")
     export.set_defaults(handler=run_export)
 
 
@@ -88,120 +92,89 @@ def parse_binding(text: str) -> tuple[str, Term]:
     return name, Literal(value)
 
 
-def check_query(sparql: str, bindings: dict[str, Term], allowed_services: list[str]) -> None:
-    """Refuse updates, unknown bound variables, and SERVICE calls to endpoints the user did not allow."""
-    from claimgraph.rdf.binding import tokenize, variables
-
-    tokens = [token for token in tokenize(sparql) if token.kind not in ("space", "comment")]
-    words = [token.text for token in tokens if token.kind == "word" and token.text.upper() not in ("PREFIX", "BASE")]
-    if words and _UPDATE.match(words[0]):
-        raise ClaimgraphError(
-            "`claimgraph query` runs queries, not updates: the store changes only through audited commands "
-            "(ingest, repair, canonicalize); to change it by hand use `claimgraph serve --update-token` or the Python API"
-        )
-    unknown = sorted(set(bindings) - variables(sparql))
-    if unknown:
-        raise ClaimgraphError(f"--bind {unknown[0]}: the query has no variable ?{unknown[0]}")
-    for position, token in enumerate(tokens):
-        if token.kind == "word" and token.text.upper() == "SERVICE":
-            target = tokens[position + 1] if position + 1 < len(tokens) else None
-            if target is not None and target.kind == "word" and target.text.upper() == "SILENT":
-                target = tokens[position + 2] if position + 2 < len(tokens) else None
-            endpoint = target.text[1:-1] if target is not None and target.kind == "iri" else None
-            if endpoint is None or endpoint not in allowed_services:
-                shown = endpoint or (target.text if target else "(nothing)")
-                raise ClaimgraphError(f"the query calls SERVICE {shown}, which is not allowed; pass --allow-service {shown} to permit it")
-
-
 def run_query(args: argparse.Namespace) -> int:
-    from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions
-
     from claimgraph.rdf.queries import list_named_queries, query_description, resolve_query
-    from claimgraph.store import ntriples
+    from claimgraph.store import evaluation_error
 
     if args.list or not args.query:
         print_table(["name", "description"], [[name, query_description(path)] for name, path in list_named_queries().items()], "shipped queries")
         return 0
     sparql = resolve_query(args.query)
     bindings = dict(parse_binding(item) for item in args.bind)
-    check_query(sparql, bindings, args.allow_service)
-    with open_context(args, read_only=True) as ctx:
-        result = ctx.store.query(sparql, bindings)
-        if isinstance(result, (QuerySolutions, QueryBoolean)) and args.format != "table":
-            sys.stdout.buffer.write(result.serialize(format=getattr(QueryResultsFormat, args.format.upper())) or b"")
-            sys.stdout.write("\n")
-        elif isinstance(result, QuerySolutions):
-            columns = [variable.value for variable in result.variables]
-            rows = [{name: solution[name] for name in columns if solution[name] is not None} for solution in result]
-            print_rows(columns, rows, "table")
-        elif isinstance(result, QueryBoolean):
-            out("true" if bool(result) else "false")
-        else:
-            sys.stdout.write(ntriples(result))
+    with open_graph(args, read_only=True) as graph:
+        try:
+            print_result(graph.query(sparql, bindings), args.format)
+        except RuntimeError as error:  # raised while results are read, e.g. a SERVICE answer the engine cannot read
+            raise evaluation_error(error) from None
     return 0
+
+
+def print_result(result: QueryResult, fmt: str) -> None:
+    """A query's results on standard output in ``fmt`` (solutions and booleans; graphs as N-Triples)."""
+    from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions
+
+    from claimgraph.store import ntriples
+
+    if isinstance(result, (QuerySolutions, QueryBoolean)) and fmt != "table":
+        sys.stdout.buffer.write(result.serialize(format=getattr(QueryResultsFormat, fmt.upper())) or b"")
+        sys.stdout.write("\n")
+    elif isinstance(result, QuerySolutions):
+        columns = [variable.value for variable in result.variables]
+        rows = [{name: solution[name] for name in columns if solution[name] is not None} for solution in result]
+        print_rows(columns, rows, "table")
+    elif isinstance(result, QueryBoolean):
+        out("true" if bool(result) else "false")
+    else:
+        sys.stdout.write(ntriples(result))
 
 
 # ---------------------------------------------------------------- stats, audit, diff
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from pyoxigraph import Literal
-
-    from claimgraph.rdf.queries import read_named_query
-    from claimgraph.rdf.vocab import XSD
-
-    with open_context(args, read_only=True) as ctx:
+    with open_graph(args, read_only=True) as graph:
         if args.convergence:
-            from claimgraph.canonical.convergence import convergence
-
-            measures = convergence(ctx).rows()
-            figures: list[dict[str, Term]] = [{"measure": Literal(name), "value": Literal(str(value), datatype=XSD.integer)} for name, value in measures]
-            print_rows(["measure", "value"], figures, args.format, title=f"convergence of {ctx.store.location}")
+            print_measures(graph.convergence(), args.format, f"convergence of {graph.location}")
             return 0
-        rows = ctx.store.select(read_named_query("store-totals"))
-        rows += [{"measure": row["type"], "value": row["nodes"]} for row in ctx.store.select(read_named_query("nodes-per-type"))]
-        print_rows(["measure", "value"], rows, args.format, title=f"store {ctx.store.location}")
+        print_measures(graph.stats(), args.format, f"store {graph.location}")
     return 0
 
 
+def print_measures(measures: list[tuple[str, int]], row_format: str, title: str) -> None:
+    from pyoxigraph import Literal
+
+    from claimgraph.rdf.vocab import XSD
+
+    rows: list[dict[str, Term]] = [{"measure": Literal(name), "value": Literal(str(value), datatype=XSD.integer)} for name, value in measures]
+    print_rows(["measure", "value"], rows, row_format, title=title)
+
+
 def run_audit(args: argparse.Namespace) -> int:
-    from claimgraph.papers.audit_trail import audit_trail
+    with open_graph(args, read_only=True) as graph:
+        trail = graph.audit(args.paper)
 
-    with open_context(args, read_only=True) as ctx:
-        trail = audit_trail(ctx.store, ctx.iris, args.paper)
-    if not trail:
-        raise ClaimgraphError(f"no audit trail for paper {args.paper!r}: is it in the store? (claimgraph stats, claimgraph ingest)")
+    def pairs(values: Mapping[str, object]) -> str:
+        return ", ".join(f"{name}={value}" for name, value in values.items())
 
-    def pairs(values: object) -> str:
-        return ", ".join(f"{name}={value}" for name, value in values.items())  # type: ignore[attr-defined]
-
-    rows = [[entry["sequence"], entry["kind"], entry["name"], pairs(entry["counts"]), pairs(entry["notes"]), len(entry["touched"])]  # type: ignore[arg-type]
+    rows = [[entry["sequence"], entry["kind"], entry["name"], pairs(entry["counts"]), pairs(entry["notes"]), len(entry["touched"])]
             for entry in trail]
     print_table(["#", "kind", "name", "counts", "notes", "touched"], rows, f"audit trail of {args.paper}")
     if args.touched:
         for entry in trail:
-            for iri in entry["touched"]:  # type: ignore[attr-defined]
+            for iri in entry["touched"]:
                 out(f"{entry['sequence']}\t{entry['name']}\t{iri}")
     return 0
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from pyoxigraph import Triple
-
-    from claimgraph.rdf.queries import read_internal_query
     from claimgraph.store import ntriples
 
-    with open_context(args, read_only=True) as ctx:
-        raw, paper = ctx.iris.raw_graph(args.paper), ctx.iris.paper(args.paper)
-        if not ctx.store.has_graph(raw):
-            raise ClaimgraphError(f"paper {args.paper!r} has no raw graph in the store at {ctx.store.location}; ingest it first")
-        rows = ctx.store.select(read_internal_query("graph-diff"), {"from": raw, "to": paper})
-    for change, sign in (("added", "+"), ("removed", "-")):
-        triples = [Triple(row["s"], row["p"], row["o"]) for row in rows if row["change"].value == change]  # type: ignore[arg-type]
+    with open_graph(args, read_only=True) as graph:
+        changes = graph.diff(args.paper)
+    for triples, sign in ((changes.added, "+"), (changes.removed, "-")):
         for line in ntriples(triples).splitlines():
             out(f"{sign} {line}")
-    added = sum(1 for row in rows if row["change"].value == "added")
-    out(f"# {added} added, {len(rows) - added} removed (raw -> repaired)")
+    out(f"# {len(changes.added)} added, {len(changes.removed)} removed (raw -> repaired)")
     return 0
 
 
@@ -209,13 +182,14 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from claimgraph.publish.export import export
-
     if args.format == "nanopub" and args.output is not None and args.output.is_dir():
         return run_nanopub_folder(args)
+    if args.format == "dot" and args.output is not None and args.output.is_dir():
+        return run_dot_folder(args)
     kinds = [kind.strip() for kind in args.graphs.split(",") if kind.strip()]
-    with open_context(args, read_only=True) as ctx:
-        data = export(ctx, args.format, args.paper, kinds, everything=args.all, evaluation_view=args.evaluation_view, nanopub_unit=args.nanopub_unit)
+    with open_graph(args, read_only=True) as graph:
+        data = graph.export(args.format, args.paper, kinds, everything=args.all, evaluation_view=args.evaluation_view,
+                            nanopub_unit=args.nanopub_unit, merge_graphs=args.merge_graphs)
     if args.output:
         partial = args.output.with_name(args.output.name + ".part")
         partial.write_bytes(data)
@@ -228,13 +202,28 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_nanopub_folder(args: argparse.Namespace) -> int:
     """``export --format nanopub -o FOLDER``: one TriG file per nanopublication."""
-    from claimgraph.papers.document_graph import stored_paper_ids
     from claimgraph.publish.export import selected_graphs
     from claimgraph.publish.nanopub import nanopublications, write_folder
 
-    with open_context(args, read_only=True) as ctx:
-        papers = args.paper or stored_paper_ids(ctx.store, ctx.iris)
+    with open_graph(args, read_only=True) as graph:
+        ctx = graph.ctx
+        papers = args.paper or graph.papers()
         selected_graphs(ctx.store, papers, ctx.iris, ("paper",))
         written = write_folder(nanopublications(ctx, papers, args.nanopub_unit), args.output)
     err(f"wrote {len(written)} nanopublications to {args.output}")
+    return 0
+
+
+def run_dot_folder(args: argparse.Namespace) -> int:
+    """``export --format dot -o FOLDER``: one .dot file per paper (DOT holds one graph), each rendered by ``dot -Tsvg``."""
+    from claimgraph.publish.export import paper_dots
+
+    with open_graph(args, read_only=True) as graph:
+        dots = paper_dots(graph.ctx, args.paper, args.evaluation_view)
+    for paper_id, text in dots.items():
+        target = args.output / f"{paper_id}.dot"
+        partial = target.with_name(target.name + ".part")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+    err(f"wrote {len(dots)} DOT files to {args.output}")
     return 0

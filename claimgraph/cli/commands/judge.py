@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from claimgraph.cli.options import add_llm_arguments, config_from_args, configured_llm, open_context
+from claimgraph.cli.options import add_llm_arguments, config_from_args, configured_llm, open_graph
 from claimgraph.cli.render import err, format_table, out
 
 if TYPE_CHECKING:
@@ -44,19 +44,16 @@ def _papers(args: argparse.Namespace) -> list[str] | None:
 def run_ground(args: argparse.Namespace) -> int:
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.cli.tables import print_grounding
-    from claimgraph.workflow import Workflow
 
-    with open_context(args, read_only=args.no_record) as ctx:
-        audits = Workflow(ctx, TerminalProgress()).ground(_papers(args), args.threshold, record=not args.no_record)
+    with open_graph(args, read_only=args.no_record, progress=TerminalProgress()) as graph:
+        audits = graph.ground(_papers(args), args.threshold, record=not args.no_record)
     print_grounding(audits, args.show)
     return 1 if any(audit.verdict == "failed" for audit in audits) else 0
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from claimgraph.workflow import Workflow
-
-    with open_context(args) as ctx:
-        found = Workflow(ctx).semantic_rules(_papers(args))
+    with open_graph(args) as graph:
+        found = graph.rules(_papers(args))
     print_semantic(found)
     return 1 if any(violation.critical for violations in found.values() for violation in violations) else 0
 
@@ -71,18 +68,16 @@ def print_semantic(found: dict[str, list[RuleViolation]]) -> None:
 def run_judge(args: argparse.Namespace) -> int:
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.judge.runner import judge_calls
-    from claimgraph.judge.settings import judge_settings
     from claimgraph.llm.accounting import Accounting
-    from claimgraph.workflow import Workflow
 
     llm = config_from_args(args)
     if not configured_llm(llm):
         err("judge: no LLM endpoint configured (set OPENAI_API_KEY / OPENAI_BASE_URL, or --base-url, or --replay DIR)")
         return 2
     accounting = Accounting()
-    with open_context(args) as ctx:
-        settings = judge_settings(ctx.profile, llm, args.judges, args.judge_model, args.rounds, repair=not args.no_repair)
-        results = Workflow(ctx, TerminalProgress()).judge(settings, llm, _papers(args), accounting)
+    with open_graph(args, progress=TerminalProgress()) as graph:
+        settings = graph.judge_settings(llm, args.judges, args.judge_model, args.rounds, repair=not args.no_repair)
+        results = graph.judge(settings, llm, _papers(args), accounting)
     calls = {result.paper_id: judge_calls(accounting, result.paper_id, settings) for result in results}
     print_judged(results, calls, [f"{judge.name}={judge.model}" for judge in settings.judges])
     return 0 if all(result.accepted for result in results) else 1

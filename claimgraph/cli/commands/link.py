@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from claimgraph.cli.options import open_context
+from claimgraph.cli.options import open_graph
 from claimgraph.cli.render import err, print_table
 from claimgraph.errors import ClaimgraphError
 
@@ -50,15 +50,14 @@ def default_name(args: argparse.Namespace) -> str:
 
 
 def run_link(args: argparse.Namespace) -> int:
-    from claimgraph.link.linker import LINKED_TYPES as TYPES
-    from claimgraph.link.linker import OntologySource, link_ontology
-    from claimgraph.link.matching import MatchSettings
+    from claimgraph.federation.linker import OntologySource
+    from claimgraph.federation.matching import MatchSettings
 
     if not 0.0 < args.close_threshold <= 1.0:
         raise ClaimgraphError("--close-threshold must be in (0, 1]")
     source = OntologySource(default_name(args), args.ontology, args.endpoint, args.format)
-    with open_context(args) as ctx:
-        report = link_ontology(ctx, source, args.embedder, MatchSettings(close_threshold=args.close_threshold), args.types or TYPES)
+    with open_graph(args) as graph:
+        report = graph.link(source, embedder=args.embedder, settings=MatchSettings(close_threshold=args.close_threshold), types=args.types)
     rows: list[list[object]] = [["ontology graph", report.ontology.value], ["links graph", report.links.value], ["terms", report.terms],
             ["candidate nodes", report.candidates], ["skos:exactMatch", report.count("exactMatch")],
             ["skos:closeMatch", report.count("closeMatch")], ["papers with links", len(report.papers)]]
@@ -72,14 +71,12 @@ def run_link(args: argparse.Namespace) -> int:
 def run_load(args: argparse.Namespace) -> int:
     from pyoxigraph import NamedNode
 
-    from claimgraph.link.rdf_input import load_rdf
-
     try:
         graph = NamedNode(args.graph) if args.graph else None
     except ValueError as error:
         raise ClaimgraphError(f"--graph {args.graph!r} is not an IRI: {error}") from error
-    with open_context(args) as ctx:
-        result = load_rdf(ctx, args.file, graph, args.format)
+    with open_graph(args) as store:
+        result = store.load(args.file, graph, args.format)
     for name, triples in sorted(result.graphs.items()):
         err(f"loaded {triples:,} triples into <{name}>")
     return 0

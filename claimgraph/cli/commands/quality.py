@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from claimgraph.cli.options import open_context
+from claimgraph.cli.options import open_graph
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,10 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_repair(args: argparse.Namespace) -> int:
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.cli.tables import print_gate
-    from claimgraph.workflow import Workflow
 
-    with open_context(args) as ctx:
-        repairs = Workflow(ctx, TerminalProgress()).repair(args.paper)
+    with open_graph(args, progress=TerminalProgress()) as graph:
+        repairs = graph.repair(args.paper)
     print_gate(repairs)
     return 0 if all(repair.gate and repair.gate.accepted for repair in repairs) else 1
 
@@ -31,9 +30,8 @@ def run_repair(args: argparse.Namespace) -> int:
 def run_validate(args: argparse.Namespace) -> int:
     from claimgraph.cli.progress import TerminalProgress
     from claimgraph.cli.tables import print_validation
-    from claimgraph.workflow import Workflow
 
-    with open_context(args) as ctx:
-        report = Workflow(ctx, TerminalProgress()).validate(args.paper)
-        print_validation(report, ctx.iris)
+    with open_graph(args, progress=TerminalProgress()) as graph:
+        report = graph.validate(args.paper)
+        print_validation(report, graph.ctx.iris)
     return 0 if report.conforms else 1

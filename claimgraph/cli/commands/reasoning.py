@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from claimgraph.cli.options import open_context
+from claimgraph.cli.options import open_graph
 from claimgraph.cli.render import out
 
 
@@ -22,11 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_reasoning(args: argparse.Namespace) -> int:
     from claimgraph.cli.tables import print_gate
     from claimgraph.loaders.text_input import read_text
-    from claimgraph.workflow import Workflow
 
     text = read_text(args.response)
-    with open_context(args) as ctx:
-        result = Workflow(ctx).store_reasoning(args.paper, text, str(args.response), run=args.run)
+    with open_graph(args) as graph:
+        result = graph.reasoning(args.paper, text, source_name=str(args.response), run=args.run)
     parsed, made = result.parsed, result.materialized
     anchors = made.anchors
     out(f"parser branch {parsed.branch}: {made.nodes} nodes and {made.edges} edges admitted, "

@@ -79,12 +79,19 @@ def statements_before(rendered: Rendered, cut: int) -> int:
     return sum(1 for placed in rendered.placed if placed.end <= cut)
 
 
+def span(placed: Placed) -> tuple[int, int]:
+    """Where a placed statement's quoted label starts and ends (only statements with a label are asked)."""
+    if placed.label is None:
+        raise ValueError("the statement has no quoted label")
+    return placed.label
+
+
 def mid_label_cut(rendered: Rendered, cut: int, rng: random.Random, kind: type) -> int:
     """A cut inside the quoted label of the ``kind`` statement nearest to ``cut`` (after its opening quote, before its closing one)."""
     labelled = [placed for placed in rendered.placed
                 if isinstance(placed.statement.entry, kind) and placed.label and placed.label[1] - placed.label[0] >= 6]
-    placed = min(labelled, key=lambda item: abs(item.label[0] - cut))  # type: ignore[index]
-    start, end = placed.label  # type: ignore[misc]
+    placed = min(labelled, key=lambda item: abs(span(item)[0] - cut))
+    start, end = span(placed)
     return rng.randint(start + 2, end - 2)
 
 
@@ -92,7 +99,7 @@ def mid_statement_cut(rendered: Rendered, cut: int, rng: random.Random) -> int:
     """A cut inside the statement nearest to ``cut`` but outside its label: within ``a -> b [label=``."""
     labelled = [placed for placed in rendered.placed if placed.label and placed.label[0] - placed.start >= 3]
     placed = min(labelled, key=lambda item: abs(item.start - cut))
-    return rng.randint(placed.start + 2, placed.label[0] - 1)  # type: ignore[index]
+    return rng.randint(placed.start + 2, span(placed)[0] - 1)
 
 
 def unclosed_quote(rendered: Rendered, rng: random.Random, kind: type) -> str:
@@ -104,7 +111,7 @@ def unclosed_quote(rendered: Rendered, rng: random.Random, kind: type) -> str:
     if not candidates:
         raise ValueError("no labelled statement with two quoted statements after it")
     item: Placed = placed[rng.choice(candidates)]
-    close = item.label[1] - 1  # type: ignore[index]
+    close = span(item)[1] - 1
     return rendered.text[:close] + rendered.text[close + 1:]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import cast
+from typing import Any, cast
 
 from claimgraph.loaders.document import Document
 from claimgraph.testing.reasoning_cases.graphs import FAMILIES, LABEL_FAMILY, CleanGraph, Source
@@ -102,18 +102,18 @@ class Model:
         return [index for index, entry in enumerate(self.entries)
                 if isinstance(entry, EdgeEntry) and node_id in (entry.decl.source, entry.decl.target)]
 
-    def relabel(self, node_id: str, **changes: object) -> None:
+    def relabel(self, node_id: str, **changes: Any) -> None:
         """Change a node's label parts (text, tuple_text, form, role) and write its label again."""
-        parts = replace(self.parts[node_id], **changes)  # type: ignore[arg-type]
+        parts = replace(self.parts[node_id], **changes)
         self.parts[node_id] = parts
         index = self.node_index(node_id)
         self.entries[index] = replace(self.entries[index], label=parts.render())
 
-    def set_node(self, node_id: str, **changes: object) -> None:
+    def set_node(self, node_id: str, **changes: Any) -> None:
         index = self.node_index(node_id)
         entry = self.entries[index]
         assert isinstance(entry, NodeEntry)
-        self.entries[index] = replace(entry, decl=replace(entry.decl, **changes))  # type: ignore[arg-type]
+        self.entries[index] = replace(entry, decl=replace(entry.decl, **changes))
 
     def add_node(self, rng: random.Random, node_id: str, text: str, source: Source) -> None:
         """A new node written like the others, placed among the node declarations."""
@@ -197,7 +197,8 @@ def wrong_labels(model: Model, rng: random.Random, labels: tuple[str, ...], ever
         edge_indexes = [rng.choice(spare or edge_indexes)]
     for index in edge_indexes:
         entry = model.entries[index]
-        model.entries[index] = EdgeEntry(replace(entry.decl, label=None), rng.choice(labels))  # type: ignore[arg-type]
+        assert isinstance(entry, EdgeEntry)
+        model.entries[index] = EdgeEntry(replace(entry.decl, label=None), rng.choice(labels))
 
 
 def _spare_case(model: Model, units: dict[str, list], entry: Entry) -> bool:
@@ -342,7 +343,8 @@ def mixed_family(model: Model, rng: random.Random, spare: list[tuple[str, Source
 def _relabel_edge(model: Model, edge_source: str, label: str) -> None:
     index = next(i for i, entry in enumerate(model.entries) if isinstance(entry, EdgeEntry) and entry.decl.source == edge_source)
     entry = model.entries[index]
-    model.entries[index] = EdgeEntry(replace(entry.decl, label=label), label)  # type: ignore[arg-type]
+    assert isinstance(entry, EdgeEntry)
+    model.entries[index] = EdgeEntry(replace(entry.decl, label=label), label)
 
 
 def broken_cardinality(model: Model, rng: random.Random) -> None:

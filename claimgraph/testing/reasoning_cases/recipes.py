@@ -60,7 +60,7 @@ class Bench:
     spare: list[tuple[str, Source]]
     data: SurfaceData
 
-    def surface(self, fmt: str = "dot", **fixed: object) -> Surface:
+    def surface(self, fmt: str = "dot", **fixed: Any) -> Surface:
         """A random surface for the format, with ``fixed`` fields kept."""
         rng = self.rng
         style = {"dot": rng.choice(DOT_STYLES), "xml": rng.choice(("attrs", "children")), "json": rng.choice(("plain", "from_to"))}.get(fmt, "plain")
@@ -75,7 +75,7 @@ class Bench:
             header=rng.choice(self.data.headers),
             arrows=arrows,
         )
-        return replace(surface, **fixed)  # type: ignore[arg-type]
+        return replace(surface, **fixed)
 
     def model(self, fmt: str = "dot", role_name: dict[str, str] | None = None, **fixed: Any) -> Model:
         return build_model(self.graph, self.surface(fmt, **fixed), self.rng, role_name)
