@@ -6,7 +6,10 @@ units whose judges' majority found them grounded in their cited sentences; REA
 without units scores 0 on both.
 
 The strict gate holds when no critical structural rule (the profile's gate
-rules) and no critical semantic rule fires, the grounding audit passes, a
+rules) and no critical semantic rule fires, the response was read whole (no
+residual of the input stage such as truncated_response or malformed_response), the grounding audit passes where
+the profile makes grounding critical (in the peirce profile it is a reported
+diagnostic, as in PEARL), a
 rooted graph ends in one claim root (the storage scaffolding does not count),
 and CG = REA = 1. Residuals, as PEARL names them:
 
@@ -24,15 +27,17 @@ from dataclasses import dataclass, field
 
 from claimgraph.context import Context
 from claimgraph.judge.voting import CORRECT, INCORRECT, UNJUDGED, UnitOutcome
+from claimgraph.quality.gate import CRITICAL, GRAPH_STAGE, declared_residuals, stored_residuals
 from claimgraph.quality.grounding import GroundingAudit
 from claimgraph.quality.reports import RuleViolation
-from claimgraph.quality.rules import profile_rules, rule_violations
-from claimgraph.quality.semantic import semantic_violations
+from claimgraph.quality.rules import profile_rules
+from claimgraph.quality.semantic import rule_violations, semantic_violations
 
 NO_RELIABLE_ANCHOR = "no_reliable_anchor"
 FINAL_GATE_FAILED = "final_gate_failed"
 METRIC_REGRESSION = "metric_regression"
 FINAL_JUDGE_FAILED = "final_judge_failed"
+JUDGE_STAGE = "judge"
 RESIDUAL_ORDER = (FINAL_JUDGE_FAILED, NO_RELIABLE_ANCHOR, METRIC_REGRESSION, FINAL_GATE_FAILED)
 EPSILON = 1e-9
 
@@ -52,9 +57,21 @@ class Metrics:
 
 
 def critical_violations(ctx: Context, paper_id: str) -> list[RuleViolation]:
-    """Critical rows of the profile's gate rules and of its semantic rules on the paper graph."""
-    structural = rule_violations(ctx.store, ctx.iris.paper(paper_id), profile_rules(ctx.profile), ctx.vocabulary)
-    return [violation for violation in [*structural, *semantic_violations(ctx, paper_id)] if violation.critical]
+    """Critical rows of the profile's gate rules and of its semantic rules on the paper graph, and one row per
+    residual the step reading the input left on the paper (a cut or malformed response): judge repair works on
+    what was read, so it cannot restore what the response lost, and such a graph is never accepted."""
+    paper = ctx.iris.paper(paper_id)
+    structural = rule_violations(ctx.store, paper, profile_rules(ctx.profile), ctx.vocabulary)
+    found = [violation for violation in [*structural, *semantic_violations(ctx, paper_id)] if violation.critical]
+    return found + [RuleViolation(paper, "input", paper, f"the response as read is {label}: judge repair cannot restore what it lost", label)
+                    for label in input_residuals(ctx, paper_id)]
+
+
+def input_residuals(ctx: Context, paper_id: str) -> list[str]:
+    """The paper's stored residual labels of the input stage (neither recomputed by the gate nor set by judges)."""
+    declared = declared_residuals(ctx.profile)
+    return [label for label in stored_residuals(ctx.store, ctx.iris.paper(paper_id))
+            if label not in declared or declared[label].stage not in (GRAPH_STAGE, JUDGE_STAGE)]
 
 
 def measure(outcomes: Sequence[UnitOutcome], critical: Sequence[RuleViolation], audit: GroundingAudit) -> Metrics:
@@ -64,6 +81,12 @@ def measure(outcomes: Sequence[UnitOutcome], critical: Sequence[RuleViolation], 
     cg = sum(outcome.grounded for outcome in outcomes) / units
     rea = sum(outcome.majority == CORRECT for outcome in outcomes) / units
     return Metrics(units, cg, rea, len(critical), audit.grounded_share)
+
+
+def blocks_on_grounding(audit: GroundingAudit) -> bool:
+    """A failed grounding audit blocks the strict gate only where the profile makes it critical
+    (``[grounding] severity``); otherwise it is reported beside the gate with its own verdict."""
+    return audit.settings.severity == CRITICAL and audit.assessable and not audit.passed
 
 
 @dataclass
@@ -86,7 +109,8 @@ def final_gate(metrics: Metrics, outcomes: Sequence[UnitOutcome], critical: Sequ
         reasons.append(f"the graph ends in {finals} conclusions, not in one claim root")
     if len(critical) > 5:
         reasons.append(f"... {len(critical) - 5} more critical rule violations")
-    if not audit.passed:
+    grounding_blocks = blocks_on_grounding(audit)
+    if grounding_blocks:
         reasons.append(f"grounding: {audit.grounded_share:.0%} of anchored nodes grounded (needs {audit.settings.min_grounded_share:.0%}), "
                        f"{audit.implicit_share:.0%} implicit (at most {audit.settings.max_implicit_share:.0%})")
     if metrics.units == 0:
@@ -95,7 +119,7 @@ def final_gate(metrics: Metrics, outcomes: Sequence[UnitOutcome], critical: Sequ
     unjudged = [outcome for outcome in outcomes if outcome.majority == UNJUDGED]
     reasons += [f"unit into {outcome.unit.conclusion.local}: {outcome.correct} correct, {outcome.incorrect} incorrect" for outcome in rejected[:5]]
     reasons += [f"unit into {outcome.unit.conclusion.local}: no judge voted ({len(outcome.failures)} failures)" for outcome in unjudged[:5]]
-    accepted = (not critical and audit.passed and finals == 1 and metrics.units > 0
+    accepted = (not critical and not grounding_blocks and finals == 1 and metrics.units > 0
                 and metrics.cg >= 1.0 - EPSILON and metrics.rea >= 1.0 - EPSILON)
     if accepted:
         return FinalGate(True)

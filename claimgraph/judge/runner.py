@@ -192,8 +192,11 @@ async def judge_paper(ctx: Context, paper_id: str, settings: JudgeSettings, pane
     state.outcomes = await panel.judge_units(ctx.profile, paper_id, state.units, 0, known)
     state.history += state.outcomes
     known.update(known_votes(state.outcomes))
-    metrics = measure(state.outcomes, critical_violations(ctx, paper_id), state.audit)
+    critical = critical_violations(ctx, paper_id)
+    metrics = measure(state.outcomes, critical, state.audit)
     for round_number in range(1, settings.rounds + 1 if settings.repair else 1):
+        if not any(outcome.majority == INCORRECT for outcome in state.outcomes):
+            break  # nothing rejected: no repair, the graph and its rule rows stay as they are
         snapshot = ctx.store.triples(paper)
         if not await _repair_round(ctx, paper_id, panel, edit, round_number, state):
             break
@@ -213,7 +216,8 @@ async def judge_paper(ctx: Context, paper_id: str, settings: JudgeSettings, pane
             metrics = measure(state.outcomes, critical_violations(ctx, paper_id), state.audit)
             break
         state.outcomes, metrics = outcomes, after
-    critical = critical_violations(ctx, paper_id)
+    if state.changed:
+        critical = critical_violations(ctx, paper_id)
     finals = len(terminals(state.units, [unit_node(n.node, n.text, state.audit) for n in state.audit.nodes])) if settings.build_root else 1
     gate = final_gate(metrics, state.outcomes, critical, state.audit, state.unanchored, state.regressed, finals)
     result = JudgeResult(

@@ -38,8 +38,8 @@ from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import ResidualType, residual_types
 from claimgraph.quality.grounding import GroundingAudit, audit_paper, grounding_violations
 from claimgraph.quality.reports import RuleViolation
-from claimgraph.quality.rules import profile_rules, rule_violations
-from claimgraph.quality.semantic import semantic_violations
+from claimgraph.quality.rules import profile_rules
+from claimgraph.quality.semantic import rule_violations, semantic_violations
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.queries import query_description, read_internal_query, read_sparql, read_sparql_file
 from claimgraph.rdf.vocab import CG
@@ -225,9 +225,10 @@ def gate_activity(report: GateReport) -> Activity:
     counts["rule_violations"] = len(report.blocking)
     counts["rule_warnings"] = len(report.warnings)
     counts["given_nodes"] = report.given_nodes
+    notes = {"verdict": "accepted" if report.accepted else "residual", "residuals": ", ".join(report.residuals) or "none"}
     if report.grounding is not None:
         counts.update(report.grounding.measures())
-    notes = {"verdict": "accepted" if report.accepted else "residual", "residuals": ", ".join(report.residuals) or "none"}
+        notes["grounding"] = report.grounding.verdict  # its own verdict, beside the gate's
     reasons = report.reasons()
     if reasons:
         notes["reasons"] = " | ".join(reasons)

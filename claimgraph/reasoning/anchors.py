@@ -13,11 +13,16 @@ itself, (0, 0, 0) implicit information. A tuple resolves to:
 - ``implicit``: (0, 0, 0), no link, no residual.
 
 Models often write a sentence's own viewpoint k as (x, k, 0), the viewpoint
-number in the second slot. ``choose_reading`` decides per response: when more
-of its (x, k, 0) tuples name an own viewpoint (x, 0, k) than a citation of
-reference k by sentence x, every (x, k, 0) of the response is read as
-(x, 0, k) (reading ``viewpoint-second-slot``), else as written (``standard``).
-The reading is recorded with the response's audit activity and the gate.
+number in the second slot. ``node_reading`` decides per node where the paper
+settles it: an (x, k, 0) that names an own viewpoint (x, 0, k) and no
+reference k cited by sentence x is read as (x, 0, k); one that names the
+citation and no such viewpoint, or neither, is read as written. Only a tuple
+that names both is left to the response's majority (``choose_reading``: when
+more of its (x, k, 0) tuples name an own viewpoint than a citation, reading
+``viewpoint-second-slot``, else ``standard``). ``reading_summary`` names what
+a response got (``standard``, ``viewpoint-second-slot`` when every (x, k, 0)
+was read the second way, ``mixed`` otherwise); the node keeps the tuple as
+written (claimgraph.reasoning.triples) when it was read otherwise.
 """
 
 from __future__ import annotations
@@ -29,11 +34,13 @@ from dataclasses import dataclass, field
 from pyoxigraph import NamedNode
 
 from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.rows import integer_of, iri_of, text_of
 from claimgraph.reasoning.labels import IMPLICIT, Source
 from claimgraph.store import Store
 
 STANDARD = "standard"
 SECOND_SLOT = "viewpoint-second-slot"
+MIXED = "mixed"
 STATUSES = ("resolved", "fallen_back", "unresolved", "implicit")
 
 
@@ -61,17 +68,17 @@ def load_anchors(store: Store, paper: NamedNode) -> AnchorTable:
     """The paper's sentences, viewpoints and citations, from the paper graph."""
     table = AnchorTable()
     for row in store.select(read_internal_query("source-anchors"), {"graph": paper}):
-        anchor, kind = row["anchor"], row["kind"].value
-        x, y, z = int(row["x"].value), int(row["y"].value), int(row["z"].value)
+        anchor, kind = iri_of(row, "anchor"), text_of(row, "kind")
+        x, y, z = integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z")
         if kind == "viewpoint":
-            table.viewpoints.setdefault((x, y, z), anchor)  # type: ignore[arg-type]
+            table.viewpoints.setdefault((x, y, z), anchor)
         elif kind == "sentence":
-            table.sentences.setdefault(x, anchor)  # type: ignore[arg-type]
+            table.sentences.setdefault(x, anchor)
         else:
-            table.citations.setdefault((x, y), anchor)  # type: ignore[arg-type]
-        table.kinds[anchor] = kind  # type: ignore[index]
+            table.citations.setdefault((x, y), anchor)
+        table.kinds[anchor] = kind
         if "text" in row:
-            table.texts[anchor] = row["text"].value  # type: ignore[index]
+            table.texts[anchor] = text_of(row, "text")
     return table
 
 
@@ -85,6 +92,26 @@ def choose_reading(table: AnchorTable, sources: Iterable[Source]) -> str:
     as_citation = sum(1 for x, k, _ in candidates if (x, k) in table.citations)
     as_viewpoint = sum(1 for x, k, _ in candidates if (x, 0, k) in table.viewpoints)
     return SECOND_SLOT if as_viewpoint > as_citation else STANDARD
+
+
+def node_reading(table: AnchorTable, source: Source, majority: str) -> str:
+    """How one stated tuple is read: by what the paper's anchors say of it, by ``majority`` only when they name both readings."""
+    if not _second_slot(source):
+        return STANDARD
+    x, k, _ = source
+    as_citation, as_viewpoint = (x, k) in table.citations, (x, 0, k) in table.viewpoints
+    if as_citation and as_viewpoint:
+        return majority
+    return SECOND_SLOT if as_viewpoint else STANDARD
+
+
+def reading_summary(readings: Iterable[tuple[Source, str]]) -> str:
+    """The response's reading from (stated tuple, reading) pairs: standard, viewpoint-second-slot or mixed."""
+    candidates = [reading for source, reading in readings if _second_slot(source)]
+    second = sum(reading == SECOND_SLOT for reading in candidates)
+    if not second:
+        return STANDARD
+    return SECOND_SLOT if second == len(candidates) else MIXED
 
 
 def read_tuple(source: Source, reading: str) -> Source:

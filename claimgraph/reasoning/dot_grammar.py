@@ -77,6 +77,11 @@ class _StrictDot:
         index = self.position + offset
         return self.tokens[index] if index < len(self.tokens) else None
 
+    def at(self, kind: str | None = None, value: str | None = None) -> bool:
+        """Whether the next token exists and has this kind and this exact value (each when given)."""
+        token = self.peek()
+        return token is not None and (kind is None or token.kind == kind) and (value is None or token.value == value)
+
     def take(self, kind: str | None = None, value: str | None = None) -> Token:
         token = self.peek()
         if token is None or (kind and token.kind != kind) or (value and token.value.lower() != value):
@@ -95,7 +100,7 @@ class _StrictDot:
         self.accept("id", "strict")
         if not (self.accept("id", "digraph") or self.accept("id", "graph")):
             raise DotSyntaxError("a DOT graph starts with 'digraph' or 'graph'")
-        if self.peek() and self.peek().kind == "id":  # type: ignore[union-attr]
+        if self.at(kind="id"):
             self.position += 1
         self.take("punct", "{")
         self.statements()
@@ -105,23 +110,24 @@ class _StrictDot:
         return self.graph
 
     def statements(self) -> None:
-        while self.peek() and self.peek().value != "}":  # type: ignore[union-attr]
+        while self.peek() is not None and not self.at(value="}"):
             self.statement()
             self.accept("punct", ";")
 
     def statement(self) -> None:
-        token = self.take("id") if self.peek() and self.peek().kind == "id" else None  # type: ignore[union-attr]
+        token = self.take("id") if self.at(kind="id") else None
         if token is None:
-            if self.peek() and self.peek().value == "{":  # type: ignore[union-attr]
+            if self.at(value="{"):
                 self.subgraph_body()
                 return
-            raise DotSyntaxError(f"unexpected {self.peek().value if self.peek() else 'end of text'!r}")  # type: ignore[union-attr]
+            token = self.peek()
+            raise DotSyntaxError(f"unexpected {token.value if token else 'end of text'!r}")
         keyword = token.value.lower()
-        if keyword in ("graph", "node", "edge") and self.peek() and self.peek().value == "[":  # type: ignore[union-attr]
+        if keyword in ("graph", "node", "edge") and self.at(value="["):
             self.attributes()
             return
         if keyword == "subgraph":
-            if self.peek() and self.peek().kind == "id":  # type: ignore[union-attr]
+            if self.at(kind="id"):
                 self.position += 1
             self.subgraph_body()
             return
@@ -133,7 +139,7 @@ class _StrictDot:
         while self.accept("arrow"):
             nodes.append(self.take("id").value)
             self.port()
-        attrs = self.attributes() if self.peek() and self.peek().value == "[" else {}  # type: ignore[union-attr]
+        attrs = self.attributes() if self.at(value="[") else {}
         if len(nodes) == 1:
             self.graph.add_node(nodes[0], attrs)
         for source, target in itertools.pairwise(nodes):
@@ -141,7 +147,7 @@ class _StrictDot:
 
     def port(self) -> None:
         """Ports are legal DOT but never used by reasoning graphs: ``a -> b : DR`` means a label, so leave it to the tolerant branch."""
-        if self.peek() and self.peek().value == ":":  # type: ignore[union-attr]
+        if self.at(value=":"):
             raise DotSyntaxError("a node port (':') in a reasoning graph; read as a loose edge label instead")
 
     def subgraph_body(self) -> None:

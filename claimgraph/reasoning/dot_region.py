@@ -5,7 +5,8 @@ first graph header (``digraph NAME {``) to its matching closing brace. Code
 fences before the header are dropped; a fence reached while the graph is still
 open ends it (the brace was forgotten, the answer was not cut). What it finds:
 
-- ``closed``: the brace matched; ``fenced``: the graph stops at a closing fence
+- ``closed``: the brace matched (``end``: where the text after it starts,
+  which ``next_graph`` searches for another graph); ``fenced``: the graph stops at a closing fence
   without its brace; ``open``: the text ends inside the graph; ``headless``: no
   header, the whole text (fences dropped) is read as statements.
 - ``open_string``: the text ends inside a string. When statements or the
@@ -38,11 +39,20 @@ class Region:
     swallowed: bool = False
     stray_brace: bool = False
     line_of_problem: int = 0
+    end: int = -1  # offset just after the graph's closing brace (closed graphs only)
 
     @property
     def truncated(self) -> bool:
         """The text ends inside the graph (or inside a string) without a quote or brace left open earlier."""
         return self.state == "open" and not self.swallowed and not self.stray_brace
+
+
+def next_graph(text: str, region: Region) -> int:
+    """The offset of another graph header after a closed region's closing brace, -1 when none follows."""
+    if region.state != "closed" or region.end < 0:
+        return -1
+    header = _GRAPH_START.search(text, region.end)
+    return header.start() if header else -1
 
 
 def _line_start(text: str, index: int) -> bool:
@@ -129,7 +139,7 @@ def scan_region(text: str) -> Region:
             if opened:
                 last_closed = opened.pop()
             if depth == 0:
-                return _swallowed(Region("".join(body), "closed"), text, swallowed_at)
+                return _swallowed(Region("".join(body), "closed", end=index + 1), text, swallowed_at)
         body.append(char)
         index += 1
     if not header:

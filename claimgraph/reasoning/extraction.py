@@ -22,7 +22,7 @@ from claimgraph.extract.stored import stored_extraction
 from claimgraph.llm.accounting import Accounting
 from claimgraph.llm.config import LLMConfig
 from claimgraph.loaders.document import Document
-from claimgraph.papers.audit import record
+from claimgraph.papers.audit_append import record
 from claimgraph.plugins import ExtractorPlugin
 from claimgraph.quality.repair import HeldContent
 from claimgraph.rdf.vocab import CG

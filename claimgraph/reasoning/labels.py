@@ -11,13 +11,15 @@ are a conflict: the most trusted one is kept and the other is reported.
 Role prefixes: a canonical edge label or alias (``Deduction-rule:``, ``DR:``)
 becomes the stated role; ``Root:`` is a stated role and a root mark;
 ``Conclusion:`` is only a stated role (an intermediate conclusion is a
-conclusion too, so it marks no root by itself).
+conclusion too, so it marks no root by itself). A ``role``/``type`` field
+naming none of these is kept as ``off_profile_role`` and reported, not taken
+as a role.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import canonical_edge_label, edge_label_key
@@ -50,6 +52,7 @@ class NodeContent:
     role: str | None = None
     marked_root: bool = False
     conflicts: tuple[Source, ...] = field(default=())
+    off_profile_role: str | None = None  # a role/type field naming no role of the profile (not kept as a role)
 
 
 def _tuple(x: str, second: str, third: str | None) -> Source:
@@ -86,6 +89,7 @@ def parse_node_label(profile: Profile, label: str, source_field: str | None = No
             lines.append(line)
     text = " ".join(" ".join(lines).split())
     role = stated_role(profile, role_field) if role_field else None
+    off_profile = role_field.strip() if role_field and role_field.strip() and role is None else None
     marked = role in ROOT_WORDS
     for _ in range(2):  # a tuple before or after the role prefix
         match = _LEADING_TUPLE.match(text)
@@ -107,7 +111,7 @@ def parse_node_label(profile: Profile, label: str, source_field: str | None = No
         if field_match:
             stated.append((FIELD, _tuple(*field_match.groups())))
     source, conflicts = choose_source(stated)
-    return NodeContent(text.strip(), source, role, marked, conflicts)
+    return NodeContent(text.strip(), source, role, marked, conflicts, off_profile)
 
 
 def node_content(profile: Profile, node: ParsedNode) -> NodeContent:
@@ -116,5 +120,5 @@ def node_content(profile: Profile, node: ParsedNode) -> NodeContent:
     label = attrs.get("label") or attrs.get("text") or ""
     content = parse_node_label(profile, label, attrs.get("source") or attrs.get("tuple"), attrs.get("role") or attrs.get("type"))
     if attrs.get("root", "").strip().lower() in TRUE_WORDS and not content.marked_root:
-        return NodeContent(content.text, content.source, content.role, True, content.conflicts)
+        return replace(content, marked_root=True)
     return content

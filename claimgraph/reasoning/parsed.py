@@ -48,7 +48,8 @@ class ParsedGraph:
     ``skipped_material`` those of them that hold graph material (quotes,
     arrows, brackets, tuples), which means something stated was lost.
     ``cut_statements`` counts the statement the text ends inside (not
-    admitted). ``problems`` says what the text left open or broken.
+    admitted). ``problems`` says what the text left open or broken;
+    ``extra_graphs`` counts graphs stated after the first one read.
     """
 
     branch: str
@@ -62,6 +63,9 @@ class ParsedGraph:
     problems: list[ParseProblem] = field(default_factory=list)
     nodes_after_edges: bool = False
     recognized: bool = False  # the branch found its format's frame (a DOT header, a JSON nodes/edges list)
+    extra_graphs: int = 0  # graphs stated after the first (identical copies and different graphs)
+    lost_graph_statements: int = 0  # node and edge statements of later graphs that differ from the first
+    region_end: int = -1  # where another graph starts after the one read, -1 when none does
     _statements: int = 0
 
     @property

@@ -102,6 +102,8 @@ def materialize_activity(parsed: ParsedGraph, made: Materialized, source_name: s
         "statements_with_graph_material_skipped": parsed.skipped_material,
         "statements_cut": parsed.cut_statements,
         "duplicate_edges_collapsed": parsed.duplicate_edges,
+        "graphs_after_the_first": parsed.extra_graphs,
+        "off_profile_roles": sum(made.off_profile_roles.values()),
         "default_source_nodes": made.default_sources,
         "conflicting_source_nodes": made.conflicting_anchors,
         **{f"anchors_{status}": count for status, count in sorted(made.anchors.items())},

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from claimgraph.reasoning.dot_grammar import unquote
-from claimgraph.reasoning.dot_region import Region, scan_region
+from claimgraph.reasoning.dot_region import Region, next_graph, scan_region
 from claimgraph.reasoning.parsed import MALFORMED, TRUNCATED, ParsedGraph
 
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
@@ -88,8 +88,15 @@ def tolerant_attributes(text: str) -> dict[str, str]:
 
 
 def parse_dot_tolerant(text: str) -> ParsedGraph:
+    graph = _parse_region(text)
+    _later_graphs(graph, text)
+    return graph
+
+
+def _parse_region(text: str) -> ParsedGraph:
     graph = ParsedGraph("dot-tolerant")
     region = scan_region(text)
+    graph.region_end = next_graph(text, region)
     graph.recognized = region.state != "headless"
     statements = list(split_statements(region.body, line_strings=region.swallowed))
     if region.truncated and statements:
@@ -102,6 +109,34 @@ def parse_dot_tolerant(text: str) -> ParsedGraph:
             graph.skip(stripped, bool(_MATERIAL.search(stripped)))
     _report(graph, region)
     return graph
+
+
+def _later_graphs(graph: ParsedGraph, text: str) -> None:
+    """Graphs stated after the first one: an identical copy is a note, a different graph a malformed response
+    (only the first is read, and what the others state is said to be lost, never dropped in silence)."""
+    copies = different = 0
+    start = graph.region_end
+    while start >= 0:
+        later = _parse_region(text[start:])
+        if not later.empty:
+            if _same_graph(graph, later):
+                copies += 1
+            else:
+                different += 1
+                graph.lost_graph_statements += len(later.nodes) + len(later.edges)
+        start = later.region_end + start if later.region_end >= 0 else -1
+    graph.extra_graphs = copies + different
+    if copies:
+        graph.problem(None, f"the response states the same graph {copies + 1} times; it was read once")
+    if different:
+        graph.problem(MALFORMED, f"the response holds {different} more graph(s) after the first, different from it "
+                                 f"({graph.lost_graph_statements} node and edge statements); only the first graph was read")
+
+
+def _same_graph(first: ParsedGraph, other: ParsedGraph) -> bool:
+    """The same nodes with the same attributes and the same edges, in any order."""
+    nodes = {node.id: node.attrs for node in first.nodes.values()}
+    return nodes == {node.id: node.attrs for node in other.nodes.values()} and set(first.edges) == set(other.edges)
 
 
 def _drop_cut_statement(graph: ParsedGraph, statements: list[tuple[str, bool]]) -> list[tuple[str, bool]]:

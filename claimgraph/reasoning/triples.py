@@ -2,8 +2,8 @@
 
 Node IRIs are ``<paper>/node/<id>`` (ids that are not IRI-safe are hashed), so
 the same response always gives the same graph. A node keeps what its label
-states (text, source tuple under the response's tuple reading, stated role,
-root mark) and the order it was declared in (``cg:statedOrder``); its anchor
+states (text, source tuple as read, and the tuple as written in
+``cg:statedSource`` when it was read otherwise, stated role, root mark) and the order it was declared in (``cg:statedOrder``); its anchor
 becomes ``prov:wasDerivedFrom``. Edges keep the label as stated (raw labels are
 canonicalized by repair) or, unlabelled, their premise's stated role.
 ``context`` holds the paper structure each anchor is (type, tuple or index,
@@ -26,7 +26,7 @@ from claimgraph.profile.vocabulary import edge_predicate
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, PROV, RDF, XSD
-from claimgraph.reasoning.anchors import STANDARD, AnchorTable, Resolution, choose_reading, resolve, status_counts
+from claimgraph.reasoning.anchors import STANDARD, AnchorTable, Resolution, choose_reading, node_reading, reading_summary, resolve, status_counts
 from claimgraph.reasoning.findings import response_findings
 from claimgraph.reasoning.labels import IMPLICIT, NodeContent, node_content
 from claimgraph.reasoning.parsed import ParsedEdge, ParsedGraph
@@ -46,6 +46,8 @@ class Materialized:
     nodes_without_text: int = 0
     default_sources: int = 0
     conflicting_anchors: int = 0
+    reread_tuples: int = 0
+    off_profile_roles: Counter[str] = field(default_factory=Counter)
     anchors: Counter[str] = field(default_factory=Counter)
     reading: str = STANDARD
     findings: list[RuleViolation] = field(default_factory=list)
@@ -78,13 +80,16 @@ def reasoning_triples(parsed: ParsedGraph, profile: Profile, iris: IriScheme, pa
     contents = {node.id: node_content(profile, node) for node in parsed.nodes.values()}
     admitted = {node_id for node_id, content in contents.items() if content.text}
     result.nodes_without_text = len(contents) - len(admitted)
-    result.reading = choose_reading(table, [source for node_id in admitted if (source := contents[node_id].source) is not None])
-    resolutions = []
+    majority = choose_reading(table, [source for node_id in admitted if (source := contents[node_id].source) is not None])
+    resolutions, readings = [], []
     for node in parsed.nodes.values():
         if node.id in admitted:
-            resolution = resolve(table, contents[node.id].source or IMPLICIT, result.reading)
+            stated = contents[node.id].source or IMPLICIT
+            readings.append((stated, node_reading(table, stated, majority)))
+            resolution = resolve(table, stated, readings[-1][1])
             resolutions.append(resolution)
             result.triples.extend(node_triples(node_iri(iris, paper_id, node.id), node.order, contents[node.id], resolution, result))
+    result.reading = reading_summary(readings)
     result.nodes = len(admitted)
     roles = {node_id: content.role for node_id, content in contents.items() if content.role}
     for edge in parsed.edges:
@@ -106,7 +111,13 @@ def _anchor_notes(result: Materialized, paper: NamedNode) -> list[RuleViolation]
         notes.append(RuleViolation(paper, "input", paper, f"{result.conflicting_anchors} node(s) state two different source tuples; "
                                                           "the explicit one (Source: or a source field) was kept", None, "warning"))
     if result.reading != STANDARD:
-        notes.append(RuleViolation(paper, "input", paper, f"tuples (x, k, 0) read as (x, 0, k): reading {result.reading}", None, "warning"))
+        notes.append(RuleViolation(paper, "input", paper, f"{result.reread_tuples} tuple(s) (x, k, 0) read as (x, 0, k), each naming an own "
+                                                          f"viewpoint of its sentence (reading {result.reading}); the written tuple is kept "
+                                                          "as cg:statedSource", None, "warning"))
+    if result.off_profile_roles:
+        named = ", ".join(f"{role!r} x{count}" for role, count in result.off_profile_roles.most_common(4))
+        notes.append(RuleViolation(paper, "input", paper, f"{sum(result.off_profile_roles.values())} node(s) state a role or type the "
+                                                          f"profile does not know, not kept as a role: {named}", None, "warning"))
     return notes
 
 
@@ -119,6 +130,11 @@ def node_triples(iri: NamedNode, order: int, content: NodeContent, resolution: R
     if content.conflicts:
         result.conflicting_anchors += 1
     yield from source_tuple_triples(iri, resolution.source)
+    if content.source is not None and resolution.source != content.source:
+        result.reread_tuples += 1
+        yield Triple(iri, CG.statedSource, Literal(",".join(str(number) for number in content.source)))
+    if content.off_profile_role:
+        result.off_profile_roles[content.off_profile_role] += 1
     if resolution.anchor is not None:
         yield Triple(iri, PROV.wasDerivedFrom, resolution.anchor)
     if content.role:

@@ -16,7 +16,8 @@
 #   3. every statement pointing at the duplicate (incoming edges, the
 #      rdf:subject / rdf:object of edge annotations) points at the survivor;
 #   4. the duplicate's own statements (its mark with them) are deleted.
-# An edge between two duplicates becomes a self-loop, which drop_self_loops removes.
+# Copies linked to each other (an edge, or a chain of reasoning edges) are not
+# merged (see the fragment): the merge would turn the link into a loop.
 # Bind ?graph (the paper graph) and ?vocabulary (the profile vocabulary graph).
 PREFIX cg:   <https://w3id.org/claimgraph/ontology/v1#>
 PREFIX prov: <http://www.w3.org/ns/prov#>

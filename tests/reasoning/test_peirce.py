@@ -9,7 +9,6 @@ accepted with the anchors and merges it states.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,11 +25,16 @@ from claimgraph.quality.grounding import grounding_settings
 from claimgraph.quality.repair import repair_paper
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.reasoning.materialize import materialize
-from claimgraph.reasoning.peirce import ReasoningResult, store_reasoning
+from claimgraph.reasoning.peirce import ReasoningResult
 from claimgraph.store import EmbeddedStore, Store
 from claimgraph.workflow import IngestOptions, Workflow
 
 PEIRCE = load_profile("peirce")
+
+
+def store_reasoning(ctx: Context, paper_id: str, response: str, source_name: str) -> ReasoningResult:
+    """The workflow's entry point: materialize, repair, gate and store one response."""
+    return Workflow(ctx).store_reasoning(paper_id, response, source_name)
 CG = "PREFIX cg: <https://w3id.org/claimgraph/ontology/v1#> PREFIX prov: <http://www.w3.org/ns/prov#> "
 
 
@@ -42,15 +46,6 @@ def arche_paper(arche_documents: list[Document]) -> Document:
 def paper_store(store: Store, document: Document) -> Store:
     Workflow(Context(store, profile=PEIRCE)).ingest([Path(document.source)], IngestOptions(canonicalize=False, validate=False))
     return store
-
-
-@pytest.fixture(scope="module")
-def stored_paper(arche_documents: list[Document]) -> Iterator[tuple[Context, Document]]:
-    """One embedded store holding the paper; each test stores its own response (it replaces the previous one)."""
-    document = arche_documents[0]
-    ctx = Context(paper_store(EmbeddedStore(None), document), IriScheme(), PEIRCE)
-    yield ctx, document
-    ctx.close()
 
 
 def own_viewpoints(document: Document, count: int) -> list[tuple[tuple[int, int, int], str]]:
@@ -407,34 +402,43 @@ def test_a_graph_whose_nodes_restate_their_sentences_passes_the_grounding_row_an
     assert counts["grounding_below_threshold"] == len(gate.grounding.below) < 4
 
 
-def test_a_well_formed_graph_whose_nodes_say_what_their_sentences_do_not_is_the_residual_weak_grounding(
+def test_in_the_peirce_profile_a_graph_whose_nodes_say_what_their_sentences_do_not_is_accepted_with_a_failed_grounding_verdict(
         stored_paper: tuple[Context, Document]) -> None:
-    """Structure, rules and anchors are all fine: only the grounding row stops it, on the stored graph and on a later repair."""
+    """The strict gate is structure (+ judges); the grounding audit is computed, stored and reported beside it."""
     ctx, document = stored_paper
     result, stored = residuals(ctx, document, ungrounded_dot(document))
+    gate = result.repair.gate
+    assert gate is not None and gate.accepted and stored == []
+    assert gate.grounding is not None and gate.grounding.verdict == "failed"
+    [row] = [violation for violation in gate.warnings if violation.rule == "grounding"]
+    assert row.reason.startswith("0 of 8 anchored nodes reach the grounding threshold 0.6") and "weakest: n" in row.reason
+    assert any(line.startswith("warning grounding: 0 of 8 anchored nodes") for line in gate.reasons())
+    entry = [entry for entry in audit_trail(ctx.store, ctx.iris, document.paper_id) if entry["kind"] == "gate"][-1]
+    assert entry["notes"]["grounding"] == "failed" and entry["notes"]["verdict"] == "accepted"  # type: ignore[index]
+    assert entry["counts"]["grounding_passed"] == 0  # type: ignore[index]
+
+
+def strict_grounding(tmp_path: Path) -> Path:
+    manifest = tmp_path / "peirce.toml"
+    manifest.write_text(PEIRCE.manifest.read_text(encoding="utf-8").replace('severity = "warning"', 'severity = "critical"'), encoding="utf-8")
+    return manifest
+
+
+def test_a_profile_that_makes_grounding_critical_turns_a_failed_audit_into_the_residual_weak_grounding(
+        stored_paper: tuple[Context, Document], tmp_path: Path) -> None:
+    ctx, document = stored_paper
+    strict = Context(ctx.store, ctx.iris, replace(PEIRCE, manifest=strict_grounding(tmp_path)))
+    result, stored = residuals(strict, document, ungrounded_dot(document))
     gate = result.repair.gate
     assert gate is not None and not gate.accepted and stored == ["weak_grounding"]
     [row] = [violation for violation in gate.blocking if violation.rule == "grounding"]
     assert row.focus == ctx.iris.paper(document.paper_id)
-    assert row.reason.startswith("0 of 8 anchored nodes reach the grounding threshold 0.6") and "weakest: n" in row.reason
-    assert repair_paper(ctx, document.paper_id).gate.residuals == ["weak_grounding"]  # type: ignore[union-attr]
-
-
-def test_a_profile_can_make_weak_grounding_a_warning_that_blocks_nothing(stored_paper: tuple[Context, Document], tmp_path: Path) -> None:
-    ctx, document = stored_paper
-    manifest = tmp_path / "peirce.toml"
-    manifest.write_text(PEIRCE.manifest.read_text(encoding="utf-8") + '\n[grounding]\nseverity = "warning"\n', encoding="utf-8")
-    warned = Context(ctx.store, ctx.iris, replace(PEIRCE, manifest=manifest))
-    result, stored = residuals(warned, document, ungrounded_dot(document))
-    gate = result.repair.gate
-    assert gate is not None and gate.accepted and stored == []
-    assert "grounding" in [violation.rule for violation in gate.warnings]
-    assert any(line.startswith("warning grounding: 0 of 8 anchored nodes") for line in gate.reasons())
+    assert repair_paper(strict, document.paper_id).gate.residuals == ["weak_grounding"]  # type: ignore[union-attr]
 
 
 def test_a_grounding_severity_outside_critical_and_warning_is_refused(tmp_path: Path) -> None:
     manifest = tmp_path / "peirce.toml"
-    manifest.write_text(PEIRCE.manifest.read_text(encoding="utf-8") + '\n[grounding]\nseverity = "fatal"\n', encoding="utf-8")
+    manifest.write_text(PEIRCE.manifest.read_text(encoding="utf-8").replace('severity = "warning"', 'severity = "fatal"'), encoding="utf-8")
     with pytest.raises(ProfileError, match=r"\[grounding\] severity must be one of critical, warning, not 'fatal'"):
         grounding_settings(replace(PEIRCE, manifest=manifest))
 
