@@ -59,8 +59,8 @@ from canon_eval.overlap import lexicon_overlap, print_overlap
 from canon_eval.policy_run import cluster_ids, place_texts, predicted_same
 from canon_eval.real_pairs import real_sets
 
-from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import check_pair
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.profile.manifest import load_profile
 from claimgraph.testing.corpora import real_arche_dir
 

@@ -29,8 +29,8 @@ import numpy as np
 
 from claimgraph.canonical.canonicalizer import Canonicalizer
 from claimgraph.canonical.convergence import convergence
-from claimgraph.embedding.embedders import make_embedder
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.papers.storage import store_document
 from claimgraph.rdf.iris import IriScheme

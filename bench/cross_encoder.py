@@ -50,8 +50,8 @@ from canon_eval.policy_run import place_texts, predicted_same
 from canon_eval.real_pairs import DEV_LABELS, WITHIN_LABELS, labelled_pairs
 from canon_eval.rewrites import load_lexicon
 
-from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import GUARDS, check_pair
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.judge.pairs.pair_model import PairModelJudge, pair_scores
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.embedding.embedders import Embedder, SentenceTransformerEmbedder
+from claimgraph.embedding.base import Embedder
+from claimgraph.embedding.embedders import SentenceTransformerEmbedder
 from claimgraph.embedding.onnx_embedder import OnnxSentenceEmbedder, available_cores
 from claimgraph.loaders.formats.arche import arche_document, load_arche
 from claimgraph.testing.corpora import real_arche_dir

@@ -26,8 +26,8 @@ from canon_eval.build import CAUTIOUS, HELDOUT_SETS, NEGATIVE_KINDS, Pair, heldo
 from canon_eval.metrics import curve
 from command_times import extract
 
-from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import check_pair
+from claimgraph.embedding.embedders import make_embedder
 
 SHOWN = (0.80, 0.85, 0.90, 0.92, 0.95)
 # Run inside the earlier tree: reads [[a, b], ...] on stdin, prints [compatible, ...]. The import

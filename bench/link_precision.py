@@ -28,7 +28,8 @@ from pathlib import Path
 
 from pyoxigraph import NamedNode
 
-from claimgraph.embedding.embedders import Embedder, make_embedder
+from claimgraph.embedding.base import Embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.federation.matching import CLOSE, DEFAULT_CLOSE_THRESHOLD, EXACT, Match, MatchSettings, Mention, match_mentions
 from claimgraph.federation.rdf_input import rdf_format, read_quads
 from claimgraph.federation.terms import OntologyTerm, ontology_terms

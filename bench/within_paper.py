@@ -21,10 +21,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.plan import Plan
 from claimgraph.canonical.settings import load_settings
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.loaders import load_document
 from claimgraph.papers.storage import store_document
 from claimgraph.profile.manifest import load_profile

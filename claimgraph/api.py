@@ -23,8 +23,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimgraph import inspection
+from claimgraph.canonical.canonicalizer import reindex
+from claimgraph.canonical.convergence import convergence
+from claimgraph.canonical.links.release import release
+from claimgraph.canonical.links.unmerge import unmerge
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import make_embedder
+from claimgraph.federation.linker import LINKED_TYPES, link_ontology
+from claimgraph.federation.matching import MatchSettings
+from claimgraph.federation.rdf_input import load_rdf
+from claimgraph.judge.settings import judge_settings
+from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.progress import SILENT, Progress
+from claimgraph.publish.export import export
 from claimgraph.settings import Settings, load_settings, with_store
 from claimgraph.workflow import CanonicalizeOutcome, IngestOptions, IngestResult, Workflow
 
@@ -123,8 +134,6 @@ class ClaimGraph:
 
     def reindex(self, embedder: str | None = None) -> ReindexSummary:
         """Repair hub counts in the canonical graph and rebuild the sidecar from the store."""
-        from claimgraph.canonical.canonicalizer import reindex
-        from claimgraph.embedding.embedders import make_embedder
 
         chosen = embedder or self.settings.canonicalize.embedder
         return reindex(self.ctx, sidecar_dir=self.settings.canonicalize.sidecar, embedder=make_embedder(chosen) if chosen else None,
@@ -132,13 +141,11 @@ class ClaimGraph:
 
     def unmerge(self, *, member: NamedNode | None = None, hub: NamedNode | None = None, reason: str = "") -> list[Unlinked]:
         """Take ``member`` out of its CANON_ node, or dissolve ``hub`` (the canonical graph only; audited)."""
-        from claimgraph.canonical.links.unmerge import unmerge
 
         return unmerge(self.ctx, member=member, hub=hub, reason=reason)
 
     def release(self, node: NamedNode, other: NamedNode | None = None, reason: str = "") -> Released:
         """Lift the verdicts that keep ``node`` apart (only those naming ``other`` when given); audited."""
-        from claimgraph.canonical.links.release import release
 
         return release(self.ctx, node, other, reason=reason)
 
@@ -150,14 +157,11 @@ class ClaimGraph:
     def link(self, source: OntologySource, *, embedder: str | None = None, settings: MatchSettings | None = None,
              types: Sequence[str] | None = None) -> LinkReport:
         """Link nodes to an ontology's terms (a file or a SPARQL endpoint) with SKOS matches."""
-        from claimgraph.federation.linker import LINKED_TYPES, link_ontology
-        from claimgraph.federation.matching import MatchSettings
 
         return link_ontology(self.ctx, source, embedder, settings or MatchSettings(), tuple(types or LINKED_TYPES))
 
     def load(self, path: Path, graph: NamedNode | None = None, syntax: str | None = None) -> LoadResult:
         """Load an external RDF file into a named graph (replacing that graph)."""
-        from claimgraph.federation.rdf_input import load_rdf
 
         return load_rdf(self.ctx, path, graph, syntax)
 
@@ -172,7 +176,6 @@ class ClaimGraph:
     def judge_settings(self, llm: LLMConfig, count: int | None = None, models: Sequence[str] = (), rounds: int | None = None,
                        repair: bool = True) -> JudgeSettings:
         """The judge panel of the profile, with the given overrides."""
-        from claimgraph.judge.settings import judge_settings
 
         return judge_settings(self.ctx.profile, llm, count, models, rounds, repair=repair)
 
@@ -201,7 +204,6 @@ class ClaimGraph:
 
     def convergence(self) -> list[tuple[str, int]]:
         """Cross-paper figures: nodes per type, CANON_ hubs, attached nodes, merges, components."""
-        from claimgraph.canonical.convergence import convergence
 
         return [(name, int(value)) for name, value in convergence(self.ctx).rows()]
 
@@ -219,14 +221,12 @@ class ClaimGraph:
 
         ttl and nt have no graph names: several graphs are refused unless ``merge_graphs``; dot takes one paper.
         """
-        from claimgraph.publish.export import export
 
         return export(self.ctx, syntax, list(paper_ids) if paper_ids else None, list(kinds), everything=everything,
                       evaluation_view=evaluation_view, nanopub_unit=nanopub_unit, merge_graphs=merge_graphs)
 
     def papers(self) -> list[str]:
         """The ids of the papers in the store."""
-        from claimgraph.papers.document_graph import stored_paper_ids
 
         return stored_paper_ids(self.ctx.store, self.ctx.iris)
 

@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING, cast
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.errors import StoreError
+from claimgraph.profile.manifest import load_profile
+from claimgraph.profile.vocabulary import vocabulary_graph, vocabulary_triples
 from claimgraph.rdf.iris import DEFAULT_BASE, IriScheme
 from claimgraph.rdf.vocab import CG
-from claimgraph.store import Store, ntriples, open_store
+from claimgraph.settings import StoreSettings
+from claimgraph.store import HttpSettings, Store, ntriples, open_endpoints, open_store
 
 if TYPE_CHECKING:
     from claimgraph.profile.manifest import Profile
@@ -35,7 +38,6 @@ def vocabulary_fingerprint(triples: list[Triple]) -> str:
 @cache
 def vocabulary_content(iris: IriScheme, profile: Profile) -> tuple[NamedNode, tuple[Triple, ...], Triple]:
     """The vocabulary graph's IRI, its triples and the stamp triple that marks it current (computed once)."""
-    from claimgraph.profile.vocabulary import vocabulary_graph, vocabulary_triples
 
     graph = vocabulary_graph(iris, profile)
     triples = tuple(vocabulary_triples(profile))
@@ -59,7 +61,6 @@ class Context:
     @property
     def profile(self) -> Profile:
         if isinstance(self._profile, str):
-            from claimgraph.profile.manifest import load_profile  # the TOML reader and the ontology, only when asked for
 
             self._profile = load_profile(self._profile)
         return self._profile
@@ -67,7 +68,6 @@ class Context:
     @classmethod
     def open(cls, location: str | Path, base: str | None = None, profile: str = "discourse", read_only: bool = False) -> Context:
         """Open the store at ``location`` (a directory or an http(s) URL) with the given base and profile (see ``from_settings``)."""
-        from claimgraph.settings import StoreSettings
 
         return cls.from_settings(StoreSettings(location=str(location), base=base, profile=profile), read_only)
 
@@ -78,7 +78,6 @@ class Context:
         The base IRI and the profile are checked before the store is opened, so a typo never leaves a store
         folder or a lock behind. A read-only context loads its profile on first use (a query never reads it).
         """
-        from claimgraph.store import HttpSettings, open_endpoints
 
         try:
             iris = IriScheme(settings.base or DEFAULT_BASE)
@@ -86,7 +85,6 @@ class Context:
             raise StoreError(f"--base {settings.base!r} is not an absolute IRI ({error}); give e.g. https://example.org/claims/") from None
         profile: Profile | str = settings.profile
         if not read_only:
-            from claimgraph.profile.manifest import load_profile
 
             profile = load_profile(settings.profile)
         http = HttpSettings(timeout=settings.timeout, retries=settings.retries)

@@ -27,7 +27,7 @@ from claimgraph.errors import ClaimgraphError
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-    from claimgraph.embedding.embedders import Embedder
+    from claimgraph.embedding.base import Embedder
     from claimgraph.llm.backends import ChatBackend
     from claimgraph.llm.config import LLMConfig
     from claimgraph.loaders.document import Document

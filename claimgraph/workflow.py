@@ -14,17 +14,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claimgraph.canonical.canonicalizer import canonicalize_papers
+from claimgraph.canonical.convergence import convergence
+from claimgraph.canonical.index.embedding_cache import EmbeddingCache
+from claimgraph.canonical.links.recheck import recheck_links
+from claimgraph.canonical.links.section import single_writer
+from claimgraph.canonical.settings import CanonicalizeError, load_settings
+from claimgraph.canonical.sidecar import default_sidecar_dir
 from claimgraph.citations.links import CitationUpdate, update_citation_links
+from claimgraph.consensus.graph import build_consensus
+from claimgraph.consensus.runs import import_run, snapshot_run
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.errors import ClaimgraphError
+from claimgraph.extract.runner import EXTRACTION_NOT_RUN, ExtractionReport, measure_with_shapes
+from claimgraph.judge.pairs.select import open_judge
+from claimgraph.judge.runner import judge_papers
 from claimgraph.llm.accounting import Accounting
 from claimgraph.loaders import Document, find_inputs, load_document
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.papers.storage import store_document
 from claimgraph.plugins import ExtractorPlugin, PluginError, find, names, registered
 from claimgraph.progress import SILENT, Progress
+from claimgraph.quality.grounding import audit_paper, grounding_settings, record_grounding
 from claimgraph.quality.repair import PaperRepair, repair_and_gate, repair_paper
 from claimgraph.quality.reports import ValidationReport
+from claimgraph.quality.semantic import semantic_violations
+from claimgraph.quality.validation import validate_store
+from claimgraph.rdf.vocab import CG
+from claimgraph.reasoning.peirce import ReasoningResult, reasoning_content
 
 if TYPE_CHECKING:
     from claimgraph.canonical.convergence import Convergence
@@ -229,11 +247,6 @@ class Workflow:
         borderline band the profile sets per type; at most one of them. ``recheck`` then puts every link
         decided by similarity alone to that judge (``links/recheck.py``).
         """
-        from claimgraph.canonical.canonicalizer import canonicalize_papers
-        from claimgraph.canonical.convergence import convergence
-        from claimgraph.canonical.settings import CanonicalizeError
-        from claimgraph.embedding.embedders import make_embedder
-        from claimgraph.judge.pairs.select import open_judge
 
         judge = open_judge(self.ctx.profile, adjudicate, pair_model)
         if recheck and judge is None:
@@ -257,16 +270,12 @@ class Workflow:
 
     def _recheck(self, judge: LLMAdjudicator | PairModelJudge) -> RecheckSummary:
         """Put the similarity links to the judge, as the one writer of the canonical graph (links/section.py)."""
-        from claimgraph.canonical.links.recheck import recheck_links
-        from claimgraph.canonical.links.section import single_writer
-        from claimgraph.canonical.settings import load_settings
 
         with single_writer(self.ctx):
             return recheck_links(self.ctx, judge.verdict, judge.name, load_settings(self.ctx.profile))
 
     def validate(self, paper_ids: Sequence[str] | None = None) -> ValidationReport:
         """ShEx shapes and the profile's rules on the papers (default: every paper and the canonical graph)."""
-        from claimgraph.quality.validation import validate_store
 
         self.progress.start("validate", len(paper_ids) if paper_ids is not None else 0)
         report = validate_store(self.ctx, paper_ids)
@@ -279,13 +288,11 @@ class Workflow:
 
         ``run`` also keeps the repaired graph as that run of the paper (for ``consensus`` across models or runs).
         """
-        from claimgraph.reasoning.peirce import ReasoningResult, reasoning_content
 
         content = reasoning_content(self.ctx, paper_id, response, source_name)
         result = ReasoningResult(paper_id, content.parsed, content.materialized,
                                  repair_and_gate(self.ctx, paper_id, [content.activity], content.held))
         if run is not None:
-            from claimgraph.consensus.runs import snapshot_run
 
             snapshot_run(self.ctx, paper_id, run)
         return result
@@ -296,8 +303,6 @@ class Workflow:
         """A prose paper stored as structure only (no LLM endpoint): the residual extraction_not_run, so the run exits 1."""
         from pyoxigraph import Literal, Triple
 
-        from claimgraph.extract.runner import EXTRACTION_NOT_RUN, ExtractionReport
-        from claimgraph.rdf.vocab import CG
 
         paper = self.ctx.iris.paper(paper_id)
         self.ctx.store.insert({paper: [Triple(paper, CG.residual, Literal(EXTRACTION_NOT_RUN))]})
@@ -305,7 +310,6 @@ class Workflow:
 
     def _repair_extracted(self, paper_id: str, report: ExtractionReport | None) -> PaperRepair:
         """Repair and gate one paper after its extraction (whose activities join the audit trail), then measure it."""
-        from claimgraph.extract.runner import measure_with_shapes
 
         repaired = repair_and_gate(self.ctx, paper_id, report.activities if report else (), report.held if report else None)
         if report is not None:
@@ -337,7 +341,6 @@ class Workflow:
         """The source grounding audit of stored papers (default: every paper), recorded in each audit graph."""
         from dataclasses import replace
 
-        from claimgraph.quality.grounding import audit_paper, grounding_settings, record_grounding
 
         ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
         settings = grounding_settings(self.ctx.profile)
@@ -356,7 +359,6 @@ class Workflow:
 
     def semantic_rules(self, paper_ids: Sequence[str] | None = None) -> dict[str, list[RuleViolation]]:
         """The profile's semantic rules on stored papers: paper id -> violations (critical and warning)."""
-        from claimgraph.quality.semantic import semantic_violations
 
         ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
         return {paper_id: semantic_violations(self.ctx, paper_id) for paper_id in ids}
@@ -364,7 +366,6 @@ class Workflow:
     def judge(self, settings: JudgeSettings, llm: LLMConfig, paper_ids: Sequence[str] | None = None,
               accounting: Accounting | None = None) -> list[JudgeResult]:
         """Judge-feedback repair of stored papers (default: every paper): votes, local repairs, the final strict gate."""
-        from claimgraph.judge.runner import judge_papers
 
         ids = list(paper_ids) if paper_ids is not None else stored_paper_ids(self.ctx.store, self.ctx.iris)
         self.progress.start("judge", len(ids))
@@ -377,12 +378,6 @@ class Workflow:
                   min_runs: int = 2, similarity: float = 0.85, embedder: str | None = None) -> ConsensusResult:
         """Keep run graphs of a paper (a snapshot of its graph now, or RDF files), then align every run graph
         of the paper and write its consensus graph (how many runs support each node and edge)."""
-        from claimgraph.canonical.index.embedding_cache import EmbeddingCache
-        from claimgraph.canonical.settings import load_settings
-        from claimgraph.canonical.sidecar import default_sidecar_dir
-        from claimgraph.consensus.graph import build_consensus
-        from claimgraph.consensus.runs import import_run, snapshot_run
-        from claimgraph.embedding.embedders import make_embedder
 
         if snapshot:
             snapshot_run(self.ctx, paper_id, snapshot)

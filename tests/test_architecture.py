@@ -103,3 +103,39 @@ def test_the_size_table_of_docs_architecture_matches_the_tree() -> None:
 
     check = subprocess.run([sys.executable, "-m", "cogapp", "--check", str(ARCHITECTURE)], capture_output=True, text=True, cwd=REPO)
     assert check.returncode == 0, "docs/architecture.md is out of date: run `python -m cogapp -r docs/architecture.md`\n" + check.stdout + check.stderr
+
+
+# Where a claimgraph module may be imported inside a function, and why: everywhere else imports sit at the top of
+# the module, so an import circle cannot hide behind a deferred import. Heavy third-party libraries (faiss, torch,
+# pyshex, rdflib, openai, onnxruntime, pypdf, lxml, z3, http.client) are imported where they are used, which keeps
+# `import claimgraph` and the command line fast; that is what the deferred imports are for.
+DEFERRED_CLAIMGRAPH_IMPORTS = {
+    "claimgraph/__init__.py": "claimgraph.open and ClaimGraph load the API on first use, so `import claimgraph.x` stays light",
+    "claimgraph/store/__init__.py": "the remote backend (and with it http.client, ssl, socket) loads on first use",
+    "claimgraph/cli/": "the command line loads what a command needs when it runs, so --help and each command load only that",
+    "claimgraph/loaders/formats/__init__.py": "each format's parser loads when a file of that format is read",
+    "claimgraph/llm/backends.py": "the capped HTTP transport (httpx, http.client) loads with the OpenAI client, not with claimgraph.llm",
+    "claimgraph/testing/": "test tools, never imported by the package",
+}
+
+
+def deferred_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, module) of the claimgraph imports inside functions of a file, type-only ones left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = _type_checking_lines(tree)
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("claimgraph") and node.lineno not in typing_only:
+                yield node.lineno, node.module
+
+
+def test_claimgraph_modules_are_imported_at_the_top_except_where_deferring_is_the_point() -> None:
+    found = []
+    for path in modules():
+        relative = path.relative_to(REPO).as_posix()
+        if any(relative == place or (place.endswith("/") and relative.startswith(place)) for place in DEFERRED_CLAIMGRAPH_IMPORTS):
+            continue
+        found += [f"{relative}:{line} imports {module} inside a function" for line, module in deferred_imports(path)]
+    assert found == [], "import these at the top of the module (or add the place, with the reason, to DEFERRED_CLAIMGRAPH_IMPORTS)"

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.canonical.links.placement import Adjudicate
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.llm.config import LLMConfig
 from claimgraph.testing.fake_llm import FakeLLMServer, Reply, Rule, ok, running_fake_llm
 

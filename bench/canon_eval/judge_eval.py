@@ -38,10 +38,10 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import GUARDS, check_pair
-from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.canonical.settings import CanonicalizeSettings, load_settings
+from claimgraph.embedding.embedders import make_embedder
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 from claimgraph.llm.config import load_config
 from claimgraph.profile.manifest import load_profile
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir

@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from claimgraph.embedding.embedders import make_embedder
 from claimgraph.canonical.guards.check import GUARDS, check_pair
 from claimgraph.canonical.settings import CanonicalizeSettings
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.testing.corpora import ARCHE_SKIP_REASON, real_arche_dir
 
 from .build import CAUTIOUS, Pair

@@ -49,7 +49,8 @@ from claimgraph.canonical.plan import CanonicalizeSummary, Plan
 from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
 from claimgraph.canonical.sidecar import Sidecar, SidecarError, default_sidecar_dir
 from claimgraph.context import Context
-from claimgraph.embedding.embedders import Embedder, make_embedder
+from claimgraph.embedding.base import Embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.papers.audit import Activity, now, numbered_triples
 from claimgraph.papers.document_graph import stored_paper_ids
 from claimgraph.profile.ontology import merge_policy

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from claimgraph.canonical.guards.check import GUARDS
-from claimgraph.embedding.embedders import DEFAULT_EMBEDDER
+from claimgraph.embedding.base import DEFAULT_EMBEDDER
 from claimgraph.errors import ClaimgraphError
 from claimgraph.profile.manifest import Profile
 from claimgraph.rdf.vocab import local_name

@@ -108,9 +108,11 @@ class Sidecar:
             "partitions": entries,
         }
         atomic_write(self.directory / IDMAP_FILE, json.dumps(idmap).encode("utf-8"))
-        self._remove_unnamed(root)
+        self._remove_unnamed(self.directory)
 
-    def _remove_unnamed(self, root: Path) -> None:
+    def _remove_unnamed(self, directory: Path) -> None:
+        """Delete the files of ``directory`` (the sidecar's) that the id map no longer names."""
+        root = directory / PARTITIONS_DIR
         keep = {partition_key(name): partition.files() for name, partition in self.partitions.items()}
         for folder in root.iterdir() if root.is_dir() else []:
             if folder.name not in keep:
@@ -119,7 +121,7 @@ class Sidecar:
             for path in folder.iterdir():
                 if path.name not in keep[folder.name] and not path.name.startswith("."):
                     path.unlink(missing_ok=True)
-        (self.directory / "index.npz").unlink(missing_ok=True)  # type: ignore[operator]  # format 1
+        (directory / "index.npz").unlink(missing_ok=True)  # format 1
 
     @classmethod
     def load(cls, directory: Path, embedder_name: str, dimension: int) -> Sidecar:

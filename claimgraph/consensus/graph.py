@@ -28,7 +28,7 @@ from claimgraph.canonical.index.embedding_cache import EmbeddingCache
 from claimgraph.consensus.align import Alignment, Run, RunNode, align
 from claimgraph.consensus.runs import RunError, consensus_graph, run_graphs
 from claimgraph.context import Context
-from claimgraph.embedding.embedders import Embedder
+from claimgraph.embedding.base import Embedder
 from claimgraph.papers.audit import now
 from claimgraph.rdf.iris import content_hash
 from claimgraph.rdf.queries import read_internal_query

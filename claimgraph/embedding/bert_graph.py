@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from claimgraph.embedding.embedders import EmbeddingError
+from claimgraph.embedding.base import EmbeddingError
 from claimgraph.embedding.safetensors_numpy import read_safetensors
 
 OPSET = 17

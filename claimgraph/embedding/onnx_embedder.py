@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from claimgraph.embedding.embedders import EmbeddingError, bundled_minilm_path, normalize_rows
+from claimgraph.embedding.base import EmbeddingError, bundled_minilm_path, normalize_rows
 from claimgraph.embedding.onnx_export import ExportedModel, ensure_exported
 from claimgraph.embedding.sentence_model import SentenceModelLayout, read_layout
 

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from claimgraph.embedding import bert_graph
-from claimgraph.embedding.embedders import EmbeddingError
+from claimgraph.embedding.base import EmbeddingError
 from claimgraph.embedding.sentence_model import SentenceModelLayout, probe_batch, source_fingerprint
 from claimgraph.embedding.torch_export import torch_export, torch_installed
 

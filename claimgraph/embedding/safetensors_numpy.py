@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from claimgraph.embedding.embedders import EmbeddingError
+from claimgraph.embedding.base import EmbeddingError
 
 _DTYPES: dict[str, np.dtype[Any]] = {
     "F64": np.dtype("<f8"), "F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2"),

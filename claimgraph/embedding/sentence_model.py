@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from claimgraph.embedding.embedders import EmbeddingError
+from claimgraph.embedding.base import EmbeddingError
 
 SUPPORTED_POOLING = ("cls", "max", "mean", "mean_sqrt_len_tokens")
 # The order sentence-transformers concatenates legacy boolean pooling modes in.

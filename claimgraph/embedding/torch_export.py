@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from claimgraph.embedding.base import EmbeddingError
 from claimgraph.embedding.bert_graph import OPSET, OUTPUT_NAME
-from claimgraph.embedding.embedders import EmbeddingError
 from claimgraph.embedding.sentence_model import SentenceModelLayout, probe_batch
 
 # Largest difference allowed between the exported graph and PyTorch on the probe batch.

@@ -140,7 +140,7 @@ async def extract_paper(ctx: Context, document: Document, client: LLMClient, max
                         steps: Sequence[str] = STEPS, stored: StoredExtraction | None = None,
                         turns: StoreTurns | None = None) -> ExtractionReport:
     """Run ``steps`` on the document (already stored) or on a stored extraction; leave the result in the raw and paper graphs."""
-    store, iris, profile = ctx.store, ctx.iris, ctx.profile
+    iris, profile = ctx.iris, ctx.profile
     turns = turns or StoreTurns()
     pid = document.paper_id
     report = ExtractionReport(pid)

@@ -19,12 +19,14 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, Triple
 
 from claimgraph.context import Context
-from claimgraph.embedding.embedders import Embedder, make_embedder
+from claimgraph.embedding.base import Embedder
+from claimgraph.embedding.embedders import make_embedder
 from claimgraph.errors import ClaimgraphError, StoreError
 from claimgraph.federation.matching import Match, MatchSettings, Mention, match_mentions
 from claimgraph.federation.rdf_input import load_rdf
 from claimgraph.federation.terms import links_graph, ontology_graph, ontology_terms
-from claimgraph.papers.audit import Activity, activity_iri, next_sequence, now, record
+from claimgraph.papers.audit import Activity, activity_iri, next_sequence, now
+from claimgraph.papers.audit_append import record
 from claimgraph.rdf.queries import read_sparql
 from claimgraph.rdf.vocab import CG, DCTERMS, PROV, RDF, SKOS, XSD, Namespace
 from claimgraph.store import Store

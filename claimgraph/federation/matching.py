@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from claimgraph.canonical.guards.check import check_pair
-from claimgraph.embedding.embedders import Embedder
+from claimgraph.embedding.base import Embedder
 from claimgraph.federation.labels import normalized_label
 from claimgraph.federation.terms import OntologyTerm, TermLabel
 

@@ -32,6 +32,7 @@ from claimgraph.papers.audit import Activity, activity_iri, activity_triples, ne
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.queries import read_internal_query, read_sparql
+from claimgraph.rdf.rows import integer_of, iri_of, number_of, text_of
 from claimgraph.rdf.vocab import CG, PROV, RDF, RDFS, XSD
 
 
@@ -191,7 +192,7 @@ def last_run(ctx: Context, paper_id: str) -> LastRun | None:
     if not rows or "run" not in rows[0]:
         return None
     row = rows[0]
-    residuals = tuple(row["residuals"].value.split()) if "residuals" in row else ()
-    rounds = int(row["rounds"].value) if "rounds" in row else 0
-    return LastRun(row["run"], row["settings"].value, row["state"].value, row["verdict"].value,  # type: ignore[arg-type]
-                   float(row["cg"].value), float(row["rea"].value), rounds, residuals)
+    residuals = tuple(text_of(row, "residuals").split()) if "residuals" in row else ()
+    rounds = integer_of(row, "rounds") if "rounds" in row else 0
+    return LastRun(iri_of(row, "run"), text_of(row, "settings"), text_of(row, "state"), text_of(row, "verdict"),
+                   number_of(row, "cg"), number_of(row, "rea"), rounds, residuals)

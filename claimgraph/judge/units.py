@@ -19,6 +19,7 @@ from pyoxigraph import Literal, NamedNode
 from claimgraph.context import Context
 from claimgraph.quality.grounding import IMPLICIT, GroundingAudit, NodeGrounding
 from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.rows import iri_of, text_of
 
 Source = tuple[int, int, int]
 
@@ -95,7 +96,8 @@ def read_units(ctx: Context, paper_id: str, audit: GroundingAudit) -> list[Unit]
         if not isinstance(conclusion, NamedNode) or not isinstance(premise, NamedNode) or not isinstance(row["label"], Literal):
             continue
         conclusions.setdefault(conclusion, unit_node(conclusion, row["conclusionText"].value, audit))
-        premises.setdefault(conclusion, []).append(Premise(unit_node(premise, row["premiseText"].value, audit), row["label"].value, row["edge"]))  # type: ignore[arg-type]
+        premise_node = unit_node(premise, text_of(row, "premiseText"), audit)
+        premises.setdefault(conclusion, []).append(Premise(premise_node, text_of(row, "label"), iri_of(row, "edge")))
     return [Unit(conclusions[c], tuple(sorted(premises[c], key=lambda p: (p.role, p.node.iri.value)))) for c in conclusions]
 
 

@@ -134,7 +134,10 @@ class Panel:
                 asked.append(self._vote(profile, paper_id, unit, judge))
         outcome.reused = not asked
         for result in await asyncio.gather(*asked):
-            (outcome.votes if isinstance(result, Vote) else outcome.failures).append(result)  # type: ignore[arg-type]
+            if isinstance(result, Vote):
+                outcome.votes.append(result)
+            else:
+                outcome.failures.append(result)
         return outcome
 
     async def judge_units(self, profile: Profile, paper_id: str, units: Sequence[Unit], round_number: int,

@@ -18,9 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Any, Protocol
-
-import openai
+from typing import TYPE_CHECKING, Any, Protocol
 
 from claimgraph.llm.cache import (
     CacheError,
@@ -30,8 +28,10 @@ from claimgraph.llm.cache import (
     cache_key,
 )
 from claimgraph.llm.config import LLMConfig, LLMConfigError
-from claimgraph.llm.transport import CappedTransport, ReplyTooLarge
 from claimgraph.plugins import LLMBackendPlugin, find, names, registered
+
+if TYPE_CHECKING:
+    import openai
 
 PHASE_HEADER = "X-Claimgraph-Phase"
 PAPER_HEADER = "X-Claimgraph-Paper"
@@ -139,6 +139,10 @@ class OpenAIBackend:
     """``openai.AsyncOpenAI`` with its own retries off, so LLMClient's retry loop is the only one."""
 
     def __init__(self, config: LLMConfig) -> None:
+        import openai
+
+        from claimgraph.llm.transport import CappedTransport
+
         api_key = config.api_key
         if not api_key:
             if config.base_url is None:
@@ -150,6 +154,10 @@ class OpenAIBackend:
                                           http_client=http_client)
 
     async def complete(self, messages: Sequence[Message], params: Mapping[str, Any], tag: CallTag) -> Completion:
+        import openai
+
+        from claimgraph.llm.transport import ReplyTooLarge
+
         try:
             response = await self._client.chat.completions.create(
                 messages=[dict(m) for m in messages],  # type: ignore[misc]

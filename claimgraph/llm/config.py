@@ -112,22 +112,26 @@ def _coerce(key: str, value: object, where: str) -> object:
         if key in _OPTIONAL_FLOAT_KEYS:
             if value is None or str(value).strip().lower() in ("", "none"):
                 return None
-            if isinstance(value, bool):
-                raise ValueError(value)
-            return float(value)  # type: ignore[arg-type]
+            return float(_numeric(value))
         if key in _INT_KEYS:
-            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            number = _numeric(value)
+            if isinstance(number, float) and not number.is_integer():
                 raise ValueError(value)
-            return int(value)  # type: ignore[call-overload]
+            return int(number)
         if key in _FLOAT_KEYS:
-            if isinstance(value, bool):
-                raise ValueError(value)
-            return float(value)  # type: ignore[arg-type]
+            return float(_numeric(value))
     except (TypeError, ValueError):
         kind = "boolean" if key in _BOOL_KEYS else "number" if key in _FLOAT_KEYS | _OPTIONAL_FLOAT_KEYS else "integer"
         raise LLMConfigError(f"{where}: {key} = {value!r} is not a valid {kind}") from None
     if value is not None and not isinstance(value, str):
         raise LLMConfigError(f"{where}: {key} must be a string")
+    return value
+
+
+def _numeric(value: object) -> str | int | float:
+    """``value`` when it can be read as a number (booleans cannot); its reading may still fail."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise TypeError(value)
     return value
 
 
@@ -176,4 +180,9 @@ def load_config(
     for key, value in (overrides or {}).items():
         if value is not None:
             settings[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
-    return replace(LLMConfig(), **settings)  # type: ignore[arg-type]
+    return _configured(**settings)
+
+
+def _configured(**changes: Any) -> LLMConfig:
+    """The defaults with ``changes`` (settings already coerced to their types by ``_coerce``)."""
+    return replace(LLMConfig(), **changes)

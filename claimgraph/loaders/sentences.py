@@ -28,7 +28,8 @@ def _ends_with_abbreviation(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` ends with an abbreviation or an initial ("et al.", "J.")."""
     window_start = max(start, end - _LONGEST_WORD)
     window = text[window_start:end]
-    word = _LAST_WORD.search(window).group()  # type: ignore[union-attr]  # \S*\Z always matches
+    last_word = _LAST_WORD.search(window)  # \S*\Z matches every text (maybe empty)
+    word = last_word.group() if last_word else ""
     if len(word) == len(window) and window_start > start:
         return False
     last = word.strip("([{\"'").rstrip(".").lower()

@@ -156,18 +156,3 @@ def numbered_triples(store: Store, iris: IriScheme, activities: Mapping[str, Seq
         triples[iris.audit_graph(paper_id)] = [
             triple for offset, activity in enumerate(items) for triple in activity_triples(iris, paper_id, start + offset, activity)]
     return triples
-
-
-def record(store: Store, iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> None:
-    """Append activities to the paper's audit graph, in order, in one update that also picks their numbers.
-
-    The next number is computed inside that update (``audit_append``), under a
-    lease on the audit graph (``claimgraph.store.lease``): a server that does
-    not isolate concurrent updates could otherwise give two writers one number.
-    """
-    from claimgraph.papers.audit_append import append_update
-    from claimgraph.store.lease import lease
-
-    if activities:
-        with lease(store, iris.audit_graph(paper_id)):
-            store.update(append_update(iris, paper_id, activities))

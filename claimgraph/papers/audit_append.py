@@ -1,4 +1,4 @@
-"""Appending activities to an audit graph in one update that also picks their numbers.
+"""Appending activities to an audit graph (``record``) in one update that also picks their numbers.
 
 Reading the last ``cg:sequence`` and then writing the next one in a second
 request lets two writers of one paper take the same number. Here the number
@@ -24,18 +24,18 @@ written as a constant there, never by VALUES: Virtuoso 7 cannot compile
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
 from claimgraph.errors import ClaimgraphError
+from claimgraph.papers.audit import Activity, activity_iri, activity_triples
 from claimgraph.rdf.binding import Term, bind_constants
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import expand_fragments, read_internal_query
 from claimgraph.rdf.vocab import CG
-
-if TYPE_CHECKING:
-    from claimgraph.papers.audit import Activity
+from claimgraph.store import Store
+from claimgraph.store.lease import lease
 
 PLACEHOLDER = 0
 """The number the activities are rendered with before their real number is computed (real numbers start at 1)."""
@@ -43,8 +43,6 @@ PLACEHOLDER = 0
 
 def append_update(iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> str:
     """A bound SPARQL UPDATE appending ``activities`` to the paper's audit graph, numbered after its last activity."""
-    from claimgraph.papers.audit import activity_iri, activity_triples
-
     audit = iris.audit_graph(paper_id)
     bindings: dict[str, Term] = {"audit": audit}
     template: list[str] = []
@@ -84,3 +82,14 @@ def append_update(iris: IriScheme, paper_id: str, activities: Sequence[Activity]
     where = bind_constants(expand_fragments(f"WHERE {{\n{{ {last} }}\n" + "\n".join(binds) + "\n}"), bindings)
     return "INSERT { GRAPH " + variable(audit) + " {\n" + "\n".join(template) + "\n} }\n" + where
 
+
+def record(store: Store, iris: IriScheme, paper_id: str, activities: Sequence[Activity]) -> None:
+    """Append activities to the paper's audit graph, in order, in one update that also picks their numbers.
+
+    The next number is computed inside that update (``audit_append``), under a
+    lease on the audit graph (``claimgraph.store.lease``): a server that does
+    not isolate concurrent updates could otherwise give two writers one number.
+    """
+    if activities:
+        with lease(store, iris.audit_graph(paper_id)):
+            store.update(append_update(iris, paper_id, activities))

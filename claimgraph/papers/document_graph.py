@@ -24,8 +24,8 @@ from claimgraph.errors import did_you_mean
 from claimgraph.loaders.document import Bibliographic, Document, Reference, Viewpoint
 from claimgraph.loaders.formats.identifiers import document_work, work_key, work_keys
 from claimgraph.rdf.iris import IriScheme
-from claimgraph.rdf.rows import iri_of
 from claimgraph.rdf.queries import read_named_query
+from claimgraph.rdf.rows import iri_of
 from claimgraph.rdf.vocab import BIBO, CG, CITO, DCTERMS, FABIO, FRBR, PRISM, PROV, RDF, RDFS, XSD
 from claimgraph.store import Store
 

@@ -23,6 +23,7 @@ from pyoxigraph import NamedNode
 from claimgraph.errors import ClaimgraphError
 from claimgraph.loaders.document import Document
 from claimgraph.papers.audit import Activity, activity_triples, now
+from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.papers.document_graph import document_triples
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.iris import IriScheme
@@ -49,7 +50,6 @@ CURATION_KINDS = ("unmerge", "release")
 def curation_kept(store: Store, iris: IriScheme, paper_id: str) -> list[Activity]:
     """The curation activities (unmerge, release) of the stored paper's audit trail, in order: a replaced paper keeps
     them after its ``load``, since the verdicts they record outlive a re-ingest of the same texts."""
-    from claimgraph.papers.audit_trail import audit_trail
 
     return [Activity(str(entry["kind"]), str(entry["name"]), cast(dict[str, int], entry["counts"]),
                      [NamedNode(touched) for touched in cast(list[str], entry["touched"])], cast(dict[str, str], entry["notes"]))

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-from pyshex.utils.schema_loader import SchemaLoader
-from ShExJSG import ShExJ
+from typing import TYPE_CHECKING
 
 from claimgraph.errors import ProfileError
+
+if TYPE_CHECKING:
+    from ShExJSG import ShExJ
 
 UNBOUNDED = -1
 Cardinality = tuple[int, int]  # (min, max); max UNBOUNDED for '*' and '+'
@@ -40,6 +41,9 @@ class TripleConstraint:
 
 def load_schema(paths: Iterable[Path]) -> ShExJ.Schema:
     """The shapes of several ShExC files as one schema (later files may reference earlier shapes)."""
+
+    from pyshex.utils.schema_loader import SchemaLoader
+
     merged: ShExJ.Schema | None = None
     for path in paths:
         schema = SchemaLoader().loads(path.read_text(encoding="utf-8"))
@@ -59,6 +63,7 @@ def load_schema(paths: Iterable[Path]) -> ShExJ.Schema:
 
 
 def _constraint(shape_id: str, expr: ShExJ.TripleConstraint, optional: bool) -> TripleConstraint:
+    from ShExJSG import ShExJ
     value = expr.valueExpr
     target = str(value) if isinstance(value, str) else None
     datatype = str(value.datatype) if isinstance(value, ShExJ.NodeConstraint) and value.datatype else None
@@ -81,6 +86,8 @@ def triple_constraints(schema: ShExJ.Schema) -> list[TripleConstraint]:
     A constraint inside an optional group (``( ... ) ?``) or a OneOf branch is
     marked ``in_optional_group``; its own min/max are kept as written.
     """
+    from ShExJSG import ShExJ
+
     labeled: dict[str, object] = {}
 
     def collect(expr: object) -> None:

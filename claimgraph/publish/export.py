@@ -25,7 +25,12 @@ from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
-from claimgraph.papers.document_graph import unknown_paper
+from claimgraph.papers.document_graph import stored_paper_ids, unknown_paper
+from claimgraph.publish.discourse_dot import discourse_dot
+from claimgraph.publish.dot import reasoning_dot
+from claimgraph.publish.graphml import to_graphml
+from claimgraph.publish.jsonld_context import jsonld_context
+from claimgraph.publish.nanopub import UNITS, nanopublications, to_trig
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.vocab import CG, PREFIXES, XSD
 from claimgraph.store import EXPORT_FORMATS, Store
@@ -76,11 +81,9 @@ def export(
         chosen = chosen_papers(ctx, paper_ids)
         selected_graphs(store, chosen, iris, ("paper",))
         if fmt == "graphml":
-            from claimgraph.publish.graphml import to_graphml
 
             return to_graphml(ctx, chosen)
         if fmt == "nanopub":
-            from claimgraph.publish.nanopub import UNITS, nanopublications, to_trig
 
             if nanopub_unit not in UNITS:
                 raise ExportError(f"unknown nanopublication unit {nanopub_unit!r}; choose {' or '.join(UNITS)}")
@@ -108,7 +111,6 @@ def chosen_papers(ctx: Context, paper_ids: Iterable[str] | None) -> list[str]:
     """``paper_ids``, or every paper in the store when None."""
     if paper_ids is not None:
         return list(paper_ids)
-    from claimgraph.papers.document_graph import stored_paper_ids
 
     return stored_paper_ids(ctx.store, ctx.iris)
 
@@ -139,8 +141,6 @@ def paper_dots(ctx: Context, paper_ids: Iterable[str] | None = None, evaluation_
 
 def paper_dot(ctx: Context, paper_id: str, evaluation_view: bool = False) -> str:
     """The paper as DOT: its reasoning graph when it has one (round-trips through the materializer), else its discourse graph."""
-    from claimgraph.publish.discourse_dot import discourse_dot
-    from claimgraph.publish.dot import reasoning_dot
 
     return reasoning_dot(ctx, paper_id, evaluation_view) if has_reasoning_nodes(ctx, paper_id) else discourse_dot(ctx, paper_id)
 
@@ -152,7 +152,6 @@ def to_jsonld(store: Store, graphs: list[NamedNode] | None) -> bytes:
         quads.extend(store.quads(graph))
     import rdflib
 
-    from claimgraph.publish.jsonld_context import jsonld_context
 
     dataset = rdflib.Dataset()
     dataset.addN(to_rdflib_quads(dataset, quads))

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -54,6 +54,7 @@ from claimgraph.quality.rules import SEVERITIES, profile_section
 from claimgraph.rdf.binding import Term
 from claimgraph.rdf.iris import content_hash
 from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.rows import integer_of, iri_of, text_of
 from claimgraph.rdf.vocab import CG, RDF, XSD
 from claimgraph.store import Row
 
@@ -107,18 +108,23 @@ class GroundingSettings:
 
 def grounding_settings(profile: Profile) -> GroundingSettings:
     section = profile_section(profile, "grounding")
-    values: dict[str, float | str] = {}
     severity = section.get("severity", GroundingSettings.severity)
     if severity not in SEVERITIES:
         raise ProfileError(f"{profile.manifest}: [grounding] severity must be one of {', '.join(SEVERITIES)}, not {severity!r}")
-    values["severity"] = severity
-    for name in ("threshold", "min_grounded_share", "max_implicit_share"):
-        if name in section:
-            value = section[name]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise ProfileError(f"{profile.manifest}: [grounding] {name} must be a number from 0 to 1, not {value!r}")
-            values[name] = float(value)
-    return GroundingSettings(**values)  # type: ignore[arg-type]
+    return GroundingSettings(_share(profile, section, "threshold", GroundingSettings.threshold),
+                             _share(profile, section, "min_grounded_share", GroundingSettings.min_grounded_share),
+                             _share(profile, section, "max_implicit_share", GroundingSettings.max_implicit_share),
+                             severity)
+
+
+def _share(profile: Profile, section: Mapping[str, object], name: str, default: float) -> float:
+    """The [grounding] ``name`` of the profile (a number from 0 to 1), ``default`` when it is not set."""
+    if name not in section:
+        return default
+    value = section[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ProfileError(f"{profile.manifest}: [grounding] {name} must be a number from 0 to 1, not {value!r}")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -225,8 +231,8 @@ def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None 
         return audit
     spans: dict[Source, tuple[NamedNode, str]] = {}
     for row in ctx.store.select(read_internal_query("grounding-spans"), {"graph": spans_graph or graph}):
-        key = (int(row["x"].value), int(row["y"].value), int(row["z"].value))
-        spans.setdefault(key, (row["span"], row["text"].value))  # type: ignore[arg-type]
+        key = (integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z"))
+        spans.setdefault(key, (iri_of(row, "span"), text_of(row, "text")))
     audit.nodes.extend(_node_grounding(row, spans) for row in rows)
     audit.spans = len(spans)
     return audit
@@ -254,17 +260,17 @@ def grounding_violations(audit: GroundingAudit, paper: NamedNode, limit: int = 5
 
 
 def _node_grounding(row: Row, spans: dict[Source, tuple[NamedNode, str]]) -> NodeGrounding:
-    node, text = row["node"], row["text"].value
-    source = (int(row["x"].value), int(row["y"].value), int(row["z"].value)) if "x" in row else None
+    node, text = iri_of(row, "node"), text_of(row, "text")
+    source = (integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z")) if "x" in row else None
     if source is None or source[0] == 0:
-        return NodeGrounding(node, text, source, IMPLICIT)  # type: ignore[arg-type]
+        return NodeGrounding(node, text, source, IMPLICIT)
     sentence = spans.get((source[0], 0, 0))
     if sentence is None:
-        return NodeGrounding(node, text, source, UNRESOLVED)  # type: ignore[arg-type]
+        return NodeGrounding(node, text, source, UNRESOLVED)
     cited = [sentence, *([spans[source]] if source[1] > 0 and source in spans else [])]
     span = " ".join(text for _, text in cited)
     f1, containment = overlap_scores(text, span)
-    return NodeGrounding(node, text, source, SCORED, span, tuple(iri for iri, _ in cited), f1, containment)  # type: ignore[arg-type]
+    return NodeGrounding(node, text, source, SCORED, span, tuple(iri for iri, _ in cited), f1, containment)
 
 
 # ---------------------------------------------------------------- the audit graph

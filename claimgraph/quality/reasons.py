@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-import rdflib
 
 from claimgraph.profile.schema import Cardinality
 from claimgraph.rdf.vocab import short_iri
 
 if TYPE_CHECKING:
+    import rdflib
+
     from claimgraph.quality.shapes import CompiledProfile
 from claimgraph.rdf.vocab import PREFIXES, XSD
 
@@ -43,6 +44,8 @@ def clean_reason(raw: str, graph: rdflib.Graph, compiled: CompiledProfile, shape
     A failure inside a referenced node is reported from the focus node's side:
     ``cg:arg1 <iri>: not a valid FactorShape (rdf:type: expected exactly 1, found 0)``.
     """
+    import rdflib
+
     lines = [line for line in raw.splitlines() if line.strip()]
     tested = [match.groups() for match in map(_TESTING.match, lines) if match]
     detail = [line.strip() for line in lines if not _TESTING.match(line)]
@@ -65,6 +68,8 @@ def _node_text(n3: str) -> str:
 
 def _link(graph: rdflib.Graph, focus: str, node: str) -> str:
     """The predicate that leads from the focus to a referenced node (as the reason's subject)."""
+    import rdflib
+
     subject = graph.namespace_manager.expand_curie(focus) if ":" in focus and not focus.startswith("<") else rdflib.URIRef(focus.strip("<>"))
     target = graph.namespace_manager.expand_curie(node) if ":" in node and not node.startswith("<") else rdflib.URIRef(node.strip("<>"))
     for predicate in graph.predicates(subject, target):
@@ -73,6 +78,7 @@ def _link(graph: rdflib.Graph, focus: str, node: str) -> str:
 
 
 def _describe(detail: list[str], graph: rdflib.Graph, compiled: CompiledProfile, shape: str, node: str) -> str:
+    import rdflib
     text = "\n".join(detail)
     shape_iri = _expand(shape)
 
@@ -80,7 +86,8 @@ def _describe(detail: list[str], graph: rdflib.Graph, compiled: CompiledProfile,
         return _expected(compiled.cardinality.get((shape_iri, _expand(predicate))))
 
     if match := re.search(r"String length violation - minimum: (\d+) actual: (\d+)", text):
-        predicate = _predicate_of(graph, node, lambda o: isinstance(o, rdflib.Literal) and len(str(o)) == int(match.group(2)))
+        length = int(match.group(2))
+        predicate = _predicate_of(graph, node, lambda o: isinstance(o, rdflib.Literal) and len(str(o)) == length)
         return f"{predicate}: text shorter than {match.group(1)} character{'s' if match.group(1) != '1' else ''}"
     if match := re.search(r"Numeric value volation - (minimum|maximum) (inclusive|exclusive): (\S+) actual: (\S+)", text):
         bound, _, limit, actual = match.groups()
@@ -119,6 +126,8 @@ def _describe(detail: list[str], graph: rdflib.Graph, compiled: CompiledProfile,
 
 def _not_a_number(value: object) -> bool:
     """A literal whose lexical form does not read as a number (pyshex's numeric facets then fail)."""
+    import rdflib
+
     if not isinstance(value, rdflib.Literal):
         return False
     try:
@@ -128,19 +137,21 @@ def _not_a_number(value: object) -> bool:
     return False
 
 
-def _first_passing(graph: rdflib.Graph, node: str, test: object) -> tuple[str, str] | None:
+def _first_passing(graph: rdflib.Graph, node: str, test: Callable[[rdflib.term.Node], bool]) -> tuple[str, str] | None:
     """(predicate, value) of the node's first value, in sorted order, that passes ``test``; None if none does."""
+    import rdflib
+
     try:
         subject = graph.namespace_manager.expand_curie(node) if not node.startswith("<") else rdflib.URIRef(node.strip("<>"))
     except ValueError:
         return None
     for predicate, value in sorted(graph.predicate_objects(subject)):
-        if test(value):  # type: ignore[operator]
+        if test(value):
             return str(predicate), str(value)
     return None
 
 
-def _value_of(graph: rdflib.Graph, node: str, test: object) -> str:
+def _value_of(graph: rdflib.Graph, node: str, test: Callable[[rdflib.term.Node], bool]) -> str:
     """The first value of the node that passes ``test``, as written in N-Triples (shortened)."""
     found = _first_passing(graph, node, test)
     return f'"{found[1][:60]}"' if found else "a value"
@@ -154,7 +165,7 @@ def _first_triple_predicate(detail: list[str]) -> str:
     return "(property)"
 
 
-def _predicate_of(graph: rdflib.Graph, node: str, test: object) -> str:
+def _predicate_of(graph: rdflib.Graph, node: str, test: Callable[[rdflib.term.Node], bool]) -> str:
     """The predicate of the node's first value that passes ``test`` (pyshex does not name it)."""
     found = _first_passing(graph, node, test)
     return short_iri(found[0]) if found else "(property)"

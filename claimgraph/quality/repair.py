@@ -35,8 +35,8 @@ from pyoxigraph import NamedNode, Triple
 
 from claimgraph.context import Context, vocabulary_content
 from claimgraph.errors import ClaimgraphError
-from claimgraph.papers.audit import Activity, now, record
-from claimgraph.papers.audit_append import append_update
+from claimgraph.papers.audit import Activity, now
+from claimgraph.papers.audit_append import append_update, record
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.vocabulary import RAW_LABEL
 from claimgraph.quality.gate import GateReport, evaluate_gate, gate_activity, gate_paper, given_nodes, measure_graph, residual_triples

@@ -1,4 +1,6 @@
-"""The profile's gate rules: SPARQL files that return violations, each with a severity and a typed residual.
+"""Reading the profile's gate rules: SPARQL files that return violations, each with a severity and a typed residual.
+
+They run in ``claimgraph.quality.semantic.rule_violations`` (with the Z3 checks of solver rules).
 
 A rule file's comment header carries its metadata:
 
@@ -17,20 +19,14 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pyoxigraph import Literal, NamedNode
-
 from claimgraph.errors import ProfileError
 from claimgraph.profile.manifest import Profile
-from claimgraph.quality.reports import RuleViolation
-from claimgraph.rdf.binding import Term
 from claimgraph.rdf.queries import read_sparql_file
-from claimgraph.store import Store
 
 SEVERITIES = ("critical", "warning")
 
@@ -70,32 +66,6 @@ def load_rule(path: Path) -> Rule:
 def profile_rules(profile: Profile) -> tuple[Rule, ...]:
     """The profile's gate rules, read once (the gate needs only these, not the ShEx schema)."""
     return tuple(load_rule(path) for path in profile.rule_files)
-
-
-def rule_violations(store: Store, graph: NamedNode, rules: Sequence[Rule], vocabulary: NamedNode) -> list[RuleViolation]:
-    """The rows of the profile's gate rules for one graph (``vocabulary``: the profile vocabulary graph).
-
-    A solver rule's rows are facts; its violations come from its Z3 check.
-    """
-    violations = []
-    for rule in rules:
-        rows = store.select(rule.text, {"graph": graph, "vocabulary": vocabulary})
-        if rule.solver is not None:
-            from claimgraph.quality.semantic import solver_violations
-
-            violations.extend(solver_violations(rule, graph, rows))
-            continue
-        for row in rows:
-            residual = row.get("residual")
-            violations.append(RuleViolation(
-                graph, rule.name, row["focus"], _value(row.get("reason")) or rule.name,
-                _value(residual) if residual is not None else rule.residual, rule.severity,
-            ))
-    return violations
-
-
-def _value(term: Term | None) -> str:
-    return "" if term is None else term.value if isinstance(term, (Literal, NamedNode)) else str(term)
 
 
 # ---------------------------------------------------------------- profile tables of the semantic layer

@@ -31,17 +31,18 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import cast
 
-from pyoxigraph import NamedNode
+from pyoxigraph import Literal, NamedNode
 
 from claimgraph.assets import asset_root
 from claimgraph.context import Context
 from claimgraph.errors import ProfileError
 from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import RuleViolation
-from claimgraph.quality.rules import SEVERITIES, Rule, load_rule, profile_section, rule_violations
+from claimgraph.quality.rules import SEVERITIES, Rule, load_rule, profile_section
+from claimgraph.rdf.binding import Term
 from claimgraph.rdf.rows import iri_of
 from claimgraph.rdf.vocab import local_name
-from claimgraph.store import Row
+from claimgraph.store import Row, Store
 
 MAX_CONFLICTS = 20
 
@@ -53,6 +54,33 @@ class Finding:
     focus: NamedNode
     reason: str
     nodes: tuple[NamedNode, ...] = ()
+
+
+# ---------------------------------------------------------------- the rows of rules
+
+
+def rule_violations(store: Store, graph: NamedNode, rules: Sequence[Rule], vocabulary: NamedNode) -> list[RuleViolation]:
+    """The rows of the profile's gate rules for one graph (``vocabulary``: the profile vocabulary graph).
+
+    A solver rule's rows are facts; its violations come from its Z3 check.
+    """
+    violations = []
+    for rule in rules:
+        rows = store.select(rule.text, {"graph": graph, "vocabulary": vocabulary})
+        if rule.solver is not None:
+            violations.extend(solver_violations(rule, graph, rows))
+            continue
+        for row in rows:
+            residual = row.get("residual")
+            violations.append(RuleViolation(
+                graph, rule.name, row["focus"], _value(row.get("reason")) or rule.name,
+                _value(residual) if residual is not None else rule.residual, rule.severity,
+            ))
+    return violations
+
+
+def _value(term: Term | None) -> str:
+    return "" if term is None else term.value if isinstance(term, (Literal, NamedNode)) else str(term)
 
 
 # ---------------------------------------------------------------- the rule set of a profile

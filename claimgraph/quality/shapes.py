@@ -19,12 +19,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-import rdflib
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
-from pyshex import ShExEvaluator
-from ShExJSG import ShExJ
 
 from claimgraph.errors import ProfileError
 from claimgraph.profile.manifest import Profile
@@ -34,6 +31,10 @@ from claimgraph.quality.reasons import clean_reason
 from claimgraph.quality.rules import Rule, profile_rules
 from claimgraph.quality.shex_rudof import conforming_pairs, rudof_available
 from claimgraph.rdf.vocab import CG, PREFIXES, RDF, XSD, short_iri
+
+if TYPE_CHECKING:
+    import rdflib
+    from ShExJSG import ShExJ
 
 ResultRow = tuple[str, bool, str | None, bool, str]  # focus, focus is blank, shape, passed, reason
 
@@ -205,6 +206,8 @@ def _unchecked_nodes(triples: list[Triple], types: dict[NamedNode | BlankNode, l
 
 def _pyshex_rows(triples: list[Triple], compiled: CompiledProfile, foci: dict[str, list[str]]) -> list[ResultRow]:
     """pyshex's verdict, and its reason in one line, for each focus node given."""
+    from pyshex import ShExEvaluator
+
     rows: list[ResultRow] = []
     if not any(foci.values()):
         return rows
@@ -221,6 +224,8 @@ def _pyshex_rows(triples: list[Triple], compiled: CompiledProfile, foci: dict[st
 
 def to_rdflib(triples: Iterable[Triple]) -> rdflib.Graph:
     """pyoxigraph triples as an rdflib Graph (IRI terms are interned: papers repeat them a lot)."""
+    import rdflib
+
     graph = rdflib.Graph(bind_namespaces="none")
     for prefix, namespace in PREFIXES.items():
         graph.bind(prefix, namespace)

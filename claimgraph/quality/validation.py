@@ -21,7 +21,7 @@ from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import GraphReport, RuleViolation, ShapeResult, ValidationReport
-from claimgraph.quality.rules import rule_violations
+from claimgraph.quality.semantic import rule_violations
 from claimgraph.quality.shapes import GraphInput, ResultRow, compile_profile, shape_results_batch
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query

@@ -18,6 +18,7 @@ client's error, 400; only a store that cannot be written is 500.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass, field, replace
 
@@ -83,15 +84,19 @@ class Service:
     counts: viewer_api.CountCache = field(default_factory=viewer_api.CountCache)
     access: Access = field(default_factory=lambda: Access.build("127.0.0.1"))
     base_url: str = ""
+    warmed: threading.Event = field(default_factory=threading.Event)
 
     def warm_viewer(self) -> None:
         """Compute the viewer's slow answers (every hub with its members, the corpus of papers and links) for the
-        store's current state, so that the first hub search or corpus view of a user is answered from the cache."""
-        for route in ("hubs", "corpus"):
-            try:
+        store's current state, so that the first hub search or corpus view of a user is answered from the cache.
+        ``warmed`` is set when it is done (or could not be done)."""
+        try:
+            for route in ("hubs", "corpus"):
                 viewer_api.answer(self.contexts(), route, {}, self.counts, self.state())
-            except StoreError:
-                return
+        except StoreError:
+            pass
+        finally:
+            self.warmed.set()
 
     def handle(self, request: Request) -> Answer:
         """The answer to one request, with the CORS headers its origin may get."""

@@ -87,19 +87,19 @@ class Held:
 
     def check(self) -> None:
         """Raise ``LeaseLostError`` unless the claim is certainly still this process's (call it before each write)."""
-        if self.claim is None:
+        claim = self.claim
+        if claim is None:
             return
         if self.lost is None and time.monotonic() - self.renewed > LEASE_SECONDS - _MARGIN_SECONDS:
             self.lost = f"not renewed for {LEASE_SECONDS - _MARGIN_SECONDS:g} s"
-        if self.lost is None and not self._in_store():
+        if self.lost is None and not self._in_store(claim):
             self.lost = "another process took it over"
         if self.lost is not None:
             raise LeaseLostError(f"lost the lease on {self.key.value} in {self.store.location} ({self.lost}); "
                                  "nothing more was written under it: run the command again")
 
-    def _in_store(self) -> bool:
-        return self.store.ask(read_internal_query("lease-held"),
-                              {"locks": LOCK_GRAPH, "claim": self.claim, "keyP": _KEY, "key": self.key})  # type: ignore[dict-item]
+    def _in_store(self, claim: NamedNode) -> bool:
+        return self.store.ask(read_internal_query("lease-held"), {"locks": LOCK_GRAPH, "claim": claim, "keyP": _KEY, "key": self.key})
 
     def keep_alive(self) -> None:
         """Renew the claim from a background thread until the lease is released."""
@@ -116,13 +116,16 @@ class Held:
                 continue  # the next round tries again; check() reports the lease lost once renewals fall too far behind
 
     def renew(self) -> None:
-        """Push the claim's expiry ``LEASE_SECONDS`` past now; note the lease lost when the claim is gone."""
+        """Push the claim's expiry ``LEASE_SECONDS`` past now; note the lease lost when the claim is gone (no claim: nothing to do)."""
+        claim = self.claim
+        if claim is None:
+            return
         started = time.monotonic()
         stamp = _stamp(datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS))
         self.store.update(read_sparql("internal", "lease-renew.ru"),
-                          {"locks": LOCK_GRAPH, "claim": self.claim, "expiresP": _EXPIRES, "expires": stamp})  # type: ignore[dict-item]
+                          {"locks": LOCK_GRAPH, "claim": claim, "expiresP": _EXPIRES, "expires": stamp})
         self.expires = stamp
-        if not self._in_store():
+        if not self._in_store(claim):
             self.lost = "another process took it over"
             return
         self.renewed = started

@@ -17,6 +17,7 @@ import pyoxigraph
 from pyoxigraph import NamedNode, Quad, QueryResultsFormat, QuerySolutions, RdfFormat
 
 from claimgraph.errors import StoreError
+from claimgraph.rdf.binding import tokenize
 from claimgraph.store.base import QueryResult, Store, named_graphs
 from claimgraph.store.http import HttpClient, HttpSettings, Response, authorization_from_environment, check_url, first_line
 
@@ -201,7 +202,6 @@ class RemoteStore(Store):
 
 def _query_form(sparql: str) -> str:
     """SELECT, ASK, CONSTRUCT or DESCRIBE: the first keyword after the prologue."""
-    from claimgraph.rdf.binding import tokenize
 
     words = [token.text.upper() for token in tokenize(sparql) if token.kind == "word"]
     return next((word for word in words if word in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")), "SELECT")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.embedding.embedders import HashingEmbedder
-from claimgraph.judge.pairs.adjudicate import LLMAdjudicator, adjudication_prompt, read_verdict
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import HashingEmbedder
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator, adjudication_prompt, read_verdict
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.papers.storage import leaving_canonical_graph
 from claimgraph.rdf.queries import read_named_query

@@ -9,11 +9,11 @@ from types import SimpleNamespace
 import pytest
 
 from claimgraph.canonical.canonicalizer import canonicalize_papers
-from claimgraph.embedding.embedders import HashingEmbedder
-from claimgraph.judge.pairs.pair_model import PairModelError, PairModelJudge
 from claimgraph.canonical.settings import CanonicalizeError, CanonicalizeSettings, load_settings
 from claimgraph.cli.main import main
 from claimgraph.context import Context
+from claimgraph.embedding.embedders import HashingEmbedder
+from claimgraph.judge.pairs.pair_model import PairModelError, PairModelJudge
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.profile.manifest import load_profile
 from claimgraph.rdf.queries import read_named_query

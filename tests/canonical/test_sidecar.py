@@ -19,7 +19,8 @@ from claimgraph.canonical.links.state import read_store_state
 from claimgraph.canonical.sidecar import IDMAP_FILE, PARTITIONS_DIR, Sidecar, default_sidecar_dir
 from claimgraph.cli.main import main
 from claimgraph.context import Context
-from claimgraph.embedding.embedders import EmbeddingError, HashingEmbedder, OpenAIEmbedder, make_embedder
+from claimgraph.embedding.base import EmbeddingError
+from claimgraph.embedding.embedders import HashingEmbedder, OpenAIEmbedder, make_embedder
 from claimgraph.papers.storage import store_document
 from claimgraph.rdf.vocab import CG
 

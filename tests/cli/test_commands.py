@@ -232,9 +232,9 @@ def test_reasoning_runs_are_kept_for_consensus(capsys, store_dir: str, tmp_path:
 def test_canonicalize_recheck_needs_a_judge_and_reports_what_the_judge_did(capsys, store_dir: str, tmp_path: Path, monkeypatch,
                                                                           discourse_paper) -> None:
     from claimgraph.canonical.canonicalizer import canonicalize_papers
-    from claimgraph.embedding.embedders import HashingEmbedder
     from claimgraph.canonical.settings import CanonicalizeSettings
     from claimgraph.context import Context
+    from claimgraph.embedding.embedders import HashingEmbedder
     from claimgraph.testing.fake_llm import running_fake_llm
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

@@ -67,7 +67,7 @@ def test_running_a_command_on_an_embedded_store_imports_only_its_module_and_no_h
     loaded = modules_after("--store", str(tmp_path / "store"), "query", "paper-graphs")
     assert {"claimgraph.store.embedded", "claimgraph.cli.commands.inspect"} <= loaded
     assert {name for name in loaded if name.startswith("claimgraph.cli.commands.")} == {"claimgraph.cli.commands.inspect"}
-    assert {"http.client", "ssl", "claimgraph.store.remote", "claimgraph.store.http", "importlib.metadata"} & loaded == set()
+    assert {"http.client", "claimgraph.store.remote", "claimgraph.store.http", "importlib.metadata"} & loaded == set()
 
 
 def test_a_global_option_whose_value_is_a_command_name_does_not_pick_the_command(tmp_path: Path) -> None:

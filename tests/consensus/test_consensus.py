@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, Triple
 
-from claimgraph.consensus.runs import RunError, run_graphs
 from claimgraph.cli.main import main
+from claimgraph.consensus.runs import RunError, run_graphs
 from claimgraph.context import Context
 from claimgraph.rdf.queries import read_named_query
 from claimgraph.rdf.vocab import CG, DCTERMS, RDF

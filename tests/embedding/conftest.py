@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from claimgraph.embedding.embedders import bundled_minilm_path
+from claimgraph.embedding.base import bundled_minilm_path
 
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json")
 TinyModelWriter = Callable[..., Path]

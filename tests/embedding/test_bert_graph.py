@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from claimgraph.embedding import onnx_export
+from claimgraph.embedding.base import EmbeddingError, bundled_minilm_path
 from claimgraph.embedding.bert_graph import build_bert_model
-from claimgraph.embedding.embedders import EmbeddingError, SentenceTransformerEmbedder, bundled_minilm_path
+from claimgraph.embedding.embedders import SentenceTransformerEmbedder
 from claimgraph.embedding.onnx_embedder import OnnxSentenceEmbedder
 from claimgraph.embedding.safetensors_numpy import read_safetensors
 from claimgraph.embedding.sentence_model import read_layout

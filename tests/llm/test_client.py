@@ -12,7 +12,8 @@ import pytest
 from claimgraph.llm.backends import retry_after_seconds
 from claimgraph.llm.client import CallTag, Completion, LLMCallFailed, LLMClient, ReplySchema, backoff_delay, open_client
 from claimgraph.llm.config import LLMConfig
-from claimgraph.papers.audit import Activity, record
+from claimgraph.papers.audit import Activity
+from claimgraph.papers.audit_append import record
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.store import EmbeddedStore

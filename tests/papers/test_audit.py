@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 from pyoxigraph import Literal, NamedNode
 
-from claimgraph.papers.audit import Activity, activity_iri, activity_triples, now, record
+from claimgraph.papers.audit import Activity, activity_iri, activity_triples, now
+from claimgraph.papers.audit_append import record
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import expand_fragments

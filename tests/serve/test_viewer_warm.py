@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import urllib.request
 from pathlib import Path
 
@@ -22,8 +21,7 @@ def test_a_warmed_server_has_the_hub_list_before_the_first_search(demo_store: Pa
 
     monkeypatch.setattr(api, "all_hubs", counting)
     with running_server(demo_store, ServeOptions(port=0, warm_viewer=True, log_requests=False, workers=1)) as server:
-        warm = next(thread for thread in threading.enumerate() if thread.name == "claimgraph-warm-viewer")
-        warm.join()
+        assert server.service.warmed.wait(timeout=600), "the warm-up never finished"
         assert computed == ["hubs"]
         with urllib.request.urlopen(f"{server.base_url}/viewer/api/hubs?q=a") as answer:
             assert answer.status == 200 and "hubs" in json.loads(answer.read())

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from claimgraph.canonical.index.files import atomic_write, npz_bytes
-from claimgraph.embedding.embedders import Embedder
+from claimgraph.embedding.base import Embedder
 
 MAX_SHARDS = 32
 CHUNK = 128
@@ -102,14 +102,14 @@ class EmbeddingCache:
         atomic_write(self.folder / f"shard-{number:06d}.npz", data)
         self._new = []
         if len(shards) + 1 > MAX_SHARDS:
-            self._merge_shards(number + 1)
+            self._merge_shards(self.folder, number + 1)
 
-    def _merge_shards(self, number: int) -> None:
-        """One shard holding every vector in place of the many (written before the old ones go)."""
+    def _merge_shards(self, folder: Path, number: int) -> None:
+        """One shard in ``folder`` (the cache's) holding every vector in place of the many (written before the old ones go)."""
         old = self._shards() + ([self._legacy] if self._legacy and self._legacy.is_file() else [])
         keys = list(self._vectors)
         data = npz_bytes(keys=np.array(keys, dtype="U32"), vectors=np.stack([self._vectors[key] for key in keys]))
-        atomic_write(self.folder / f"shard-{number:06d}.npz", data)  # type: ignore[operator]
+        atomic_write(folder / f"shard-{number:06d}.npz", data)
         for path in old:
             path.unlink(missing_ok=True)
 

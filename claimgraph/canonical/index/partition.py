@@ -19,12 +19,15 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
-import faiss
 import numpy as np
 
 from claimgraph.canonical.index.files import SidecarError, atomic_write, npz_bytes, read_checked, read_npz, sha256
-from claimgraph.embedding.embedders import normalize_rows
+from claimgraph.embedding.base import normalize_rows
+
+if TYPE_CHECKING:
+    import faiss
 
 SNAPSHOT_MIN_TAIL = 2048
 SNAPSHOT_TAIL_SHARE = 0.25
@@ -34,6 +37,26 @@ SNAPSHOT_TAIL_SHARE = 0.25
 class Hit:
     iri: str
     similarity: float
+
+
+class SavedFile(TypedDict):
+    """A file of the partition as the id map records it."""
+
+    file: str
+    sha256: str
+
+
+class Segment(SavedFile):
+    """A file of rows ``start`` to ``start + rows``."""
+
+    start: int
+    rows: int
+
+
+class Snapshot(SavedFile):
+    """A serialized HNSW index of the first ``rows`` rows."""
+
+    rows: int
 
 
 def partition_key(name: str) -> str:
@@ -59,13 +82,14 @@ class Partition:
         self._alive = np.zeros(16, dtype=bool)
         self._row: dict[str, int] = {}
         self.index: faiss.Index = self._new_index()
-        self._segments: list[dict[str, object]] = []
-        self._snapshot: dict[str, object] | None = None
-        self._alive_file: dict[str, object] | None = None
+        self._segments: list[Segment] = []
+        self._snapshot: Snapshot | None = None
+        self._alive_file: SavedFile | None = None
         self._alive_dirty = True
         self._bitmap: np.ndarray | None = None  # packed alive flags for FAISS, rebuilt after a change
 
     def _new_index(self) -> faiss.IndexHNSWFlat:
+        import faiss
         index = faiss.IndexHNSWFlat(self.dimension, self.m, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = self.ef_construction
         return index
@@ -128,6 +152,8 @@ class Partition:
 
     def search(self, vector: np.ndarray, k: int, ef_search: int = 64) -> list[Hit]:
         """The ``k`` nearest live rows by cosine, best first."""
+        import faiss
+
         if not self._row:
             return []
         params = faiss.SearchParametersHNSW()  # type: ignore[attr-defined]
@@ -169,10 +195,12 @@ class Partition:
     # ---------------------------------------------------------------- files
 
     def _saved_rows(self) -> int:
-        return sum(int(segment["rows"]) for segment in self._segments)  # type: ignore[call-overload]
+        return sum(segment["rows"] for segment in self._segments)
 
     def persist(self, folder: Path) -> dict[str, object]:
         """Write what changed since the last save into ``folder``; the id map entry naming the files."""
+        import faiss
+
         prefix = f"g{self.generation}"
         saved = self._saved_rows()
         if self.rows > saved:
@@ -187,7 +215,7 @@ class Partition:
             atomic_write(folder / name, data)
             self._alive_file = {"file": name, "sha256": sha256(data)}
             self._alive_dirty = False
-        covered = int(self._snapshot["rows"]) if self._snapshot else 0  # type: ignore[call-overload]
+        covered = self._snapshot["rows"] if self._snapshot else 0
         if self.rows - covered >= max(SNAPSHOT_MIN_TAIL, SNAPSHOT_TAIL_SHARE * covered):
             data = faiss.serialize_index(self.index).tobytes()
             name = f"{prefix}-hnsw-{self.rows:010d}.faiss"
@@ -199,6 +227,8 @@ class Partition:
     @classmethod
     def restore(cls, folder: Path, entry: dict, dimension: int) -> Partition:
         """The partition an id map entry describes, from its files (each checked against its hash)."""
+        import faiss
+
         partition = cls(str(entry["name"]), dimension)
         partition.generation = int(entry["generation"])
         iris: list[str] = []
@@ -231,9 +261,10 @@ class Partition:
         partition._row = {iri: row for row, iri in enumerate(iris) if alive[row]}
         if len(iris) > start:
             partition.index.add(matrix[start:])
-        partition._segments = [dict(segment) for segment in entry["segments"]]
-        partition._snapshot = dict(snapshot) if snapshot else None
-        partition._alive_file = dict(entry["alive"])
+        partition._segments = [Segment(file=str(segment["file"]), sha256=str(segment["sha256"]), start=int(segment["start"]),
+                                       rows=int(segment["rows"])) for segment in entry["segments"]]
+        partition._snapshot = Snapshot(file=str(snapshot["file"]), sha256=str(snapshot["sha256"]), rows=start) if snapshot else None
+        partition._alive_file = SavedFile(file=str(entry["alive"]["file"]), sha256=str(entry["alive"]["sha256"]))
         partition._alive_dirty = False
         return partition
 

@@ -51,7 +51,7 @@ from claimgraph.canonical.links.writes import LINK_PREDICATES
 from claimgraph.canonical.plan import JudgedApart, Link, Plan
 from claimgraph.canonical.settings import CanonicalizeSettings
 from claimgraph.canonical.sidecar import Sidecar
-from claimgraph.embedding.embedders import normalize_rows
+from claimgraph.embedding.base import normalize_rows
 from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.vocab import CG, local_name
 

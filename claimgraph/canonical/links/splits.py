@@ -22,6 +22,7 @@ from claimgraph.canonical.plan import Link
 from claimgraph.context import Context
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.queries import join_updates, read_internal_query, read_named_query, read_sparql
+from claimgraph.rdf.rows import iri_of, number_of, text_of
 from claimgraph.rdf.vocab import CG
 from claimgraph.store.base import insert_data_update
 from claimgraph.store.lease import Held
@@ -76,9 +77,9 @@ def _fold(ctx: Context, group: list[str]) -> list[str] | None:
     triples: list[Triple] = []
     for hub in group[1:]:
         for row in members[hub]:
-            link = Link(row["member"], row["paper"], into, float(row["similarity"].value), row["link"],  # type: ignore[arg-type]
-                        row["type"].value, row["text"].value if "text" in row else "", "aggressive" if merge else "cautious",
-                        row.get("basis", CG.similarity), row["judge"].value if "judge" in row else None)  # type: ignore[arg-type]
+            link = Link(iri_of(row, "member"), iri_of(row, "paper"), into, number_of(row, "similarity"), iri_of(row, "link"),
+                        text_of(row, "type"), text_of(row, "text") if "text" in row else "", "aggressive" if merge else "cautious",
+                        iri_of(row, "basis") if "basis" in row else CG.similarity, text_of(row, "judge") if "judge" in row else None)
             triples.extend(link_triples(ctx.iris, link))
     operations.append(insert_data_update({canonical: triples}))
     operations.append(bind(read_sparql("merge", "recount-hub-members.ru"), {"canonical": canonical}))

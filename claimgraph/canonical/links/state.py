@@ -18,6 +18,7 @@ from pyoxigraph import NamedNode
 from claimgraph.profile.ontology import MergePolicy
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import read_internal_query, read_named_query
+from claimgraph.rdf.rows import iri_of, read_rows, text_of
 from claimgraph.store import Store
 
 _MODULUS = 1 << 128
@@ -87,9 +88,9 @@ def node_rows(store: Store, iris: IriScheme, graph: NamedNode | None = None) -> 
         bindings["graph"] = graph
     rows: dict[tuple[str, str, str], NodeRow] = {}
     for row in store.select(read_internal_query("canonical-nodes"), bindings):
-        key = (row["g"].value, row["node"].value, row["type"].value)
-        candidate = NodeRow(row["g"], row["node"], row["type"].value, row["text"].value,  # type: ignore[arg-type]
-                            row.get("hub"), row.get("apart"))  # type: ignore[arg-type]
+        candidate = NodeRow(iri_of(row, "g"), iri_of(row, "node"), text_of(row, "type"), text_of(row, "text"),
+                            iri_of(row, "hub") if "hub" in row else None, iri_of(row, "apart") if "apart" in row else None)
+        key = (candidate.graph.value, candidate.node.value, candidate.type)
         if key not in rows or (candidate.text, candidate.status) < (rows[key].text, rows[key].status):
             rows[key] = candidate
     return [rows[key] for key in sorted(rows)]
@@ -97,7 +98,7 @@ def node_rows(store: Store, iris: IriScheme, graph: NamedNode | None = None) -> 
 
 def hub_rows(store: Store, iris: IriScheme) -> list[HubRow]:
     rows = store.select(read_named_query("canonical-hubs"), {"canonical": iris.canonical_graph()})
-    return sorted((HubRow(row["hub"], row["type"].value, row["text"].value) for row in rows), key=lambda hub: hub.hub.value)  # type: ignore[arg-type]
+    return sorted(read_rows(rows, HubRow), key=lambda hub: hub.hub.value)
 
 
 def covered_papers(store: Store) -> list[str]:

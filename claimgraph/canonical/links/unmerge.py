@@ -58,8 +58,7 @@ def find_links(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode 
 def unmerge(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | None = None, reason: str = "") -> list[Unlinked]:
     """Undo one member's link (``member``, optionally only to ``hub``) or every link of ``hub``; returns what was undone,
     nothing when that unmerge already took effect (so a retried command succeeds)."""
-    if member is None and hub is None:
-        raise UnmergeError("name a member node or a CANON_ node to unmerge")
+    what = _described(member, hub)
     with single_writer(ctx):
         links = find_links(ctx, member=member, hub=hub)
         if links:
@@ -67,9 +66,17 @@ def unmerge(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | N
             return links
         if already_apart(ctx, member=member, hub=hub):
             return []
-        what = f"node <{member.value}>" if member is not None else f"CANON_ node <{hub.value}>"  # type: ignore[union-attr]
         raise UnmergeError(f"{what} has no merge or hub attachment in the canonical graph of {ctx.store.location}; "
                            "list them with `claimgraph query hub-members`")
+
+
+def _described(member: NamedNode | None, hub: NamedNode | None) -> str:
+    """What an unmerge names, for its messages (the member when both are given)."""
+    if member is not None:
+        return f"node <{member.value}>"
+    if hub is not None:
+        return f"CANON_ node <{hub.value}>"
+    raise UnmergeError("name a member node or a CANON_ node to unmerge")
 
 
 def already_apart(ctx: Context, *, member: NamedNode | None = None, hub: NamedNode | None = None) -> bool:

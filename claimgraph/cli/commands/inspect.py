@@ -7,9 +7,9 @@ while another process writes it, and never change it.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimgraph.canonical.settings import CanonicalizeError, load_settings
+from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
+from claimgraph.judge.pairs.pair_model import PairModelJudge
 from claimgraph.profile.manifest import Profile
 
 if TYPE_CHECKING:  # the judges import the LLM client or transformers, which are slow to load
@@ -28,9 +30,7 @@ def open_judge(profile: Profile, adjudicate: LLMConfig | None, pair_model: Path 
         raise CanonicalizeError(f"profile {profile.name} sets no [canonicalize.adjudicate] band, so the judge "
                                 "would never be asked; add one (docs/canonicalization.md)")
     if adjudicate is not None:
-        from claimgraph.judge.pairs.adjudicate import LLMAdjudicator
 
         return LLMAdjudicator(adjudicate)
-    from claimgraph.judge.pairs.pair_model import PairModelJudge
 
     return PairModelJudge(pair_model) if pair_model is not None else None
