@@ -2,7 +2,8 @@
 
 Runs ``claimgraph`` (the command line, in this process) under ``sys.setprofile``
 and records every call whose caller and callee are claimgraph source files in
-different files. It prints:
+different files. Every module is imported before the walk starts, so what
+importing runs is not counted. It prints:
 
 - files: distinct claimgraph files whose functions ran;
 - cross-file edges: distinct (caller file, callee file) pairs;
@@ -49,13 +50,15 @@ class Walk:
         return name[len(self.package) + 1:] if name.startswith(self.package) else None
 
     def profile(self, frame: FrameType, event: str, arg: Any) -> None:
-        if event != "call":
+        if event != "call" or frame.f_code.co_name == "<module>":  # importing a module is not a step of the walk
             return
         callee = self._file(frame)
         if callee is None:
             return
         self.first_seen.setdefault(callee, len(self.first_seen))
         caller = self._file(frame.f_back)
+        if frame.f_back is not None and frame.f_back.f_code.co_name == "<module>":
+            caller = None  # a call made while a module is imported
         if caller is not None and caller != callee:
             self.edges.add((caller, callee))
 
@@ -67,6 +70,19 @@ class Walk:
         busiest = sorted(((len(c), f) for f, c in callers.items()), reverse=True)[:5]
         return {"files": len(self.first_seen), "cross_file_edges": len(self.edges), "back_edges": len(back),
                 "entered_from_most_callers": [{"file": f, "callers": n} for n, f in busiest]}
+
+
+def import_everything(package: Path) -> None:
+    """Import every module of the package first, so that both trees are measured on the calls of the ingest alone."""
+    import importlib
+
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if "testing" in parts or name.endswith("__main__"):
+            continue
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
 
 
 def main() -> None:
@@ -83,6 +99,7 @@ def main() -> None:
 
         with running_fake_llm({"": [REPLY]}) as server:
             full = ["--store", store, *argv, "--base-url", server.base_url, "--no-cache"] if not args.argv else ["--store", store, *argv]
+            import_everything(Path(claimgraph.__file__).parent)  # what importing runs is not part of the walk
             walk = Walk(Path(claimgraph.__file__).parent)
             sys.setprofile(walk.profile)
             try:
