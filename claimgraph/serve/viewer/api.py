@@ -15,7 +15,6 @@ from pyoxigraph import Literal, NamedNode
 from claimgraph.context import Context
 from claimgraph.errors import StoreError
 from claimgraph.publish.elements import Json, graph_elements, number, provenance, provenance_index, short_label, text
-from claimgraph.rdf.iris import InvalidIdError
 from claimgraph.rdf.queries import read_sparql
 from claimgraph.rdf.rows import iri_of
 from claimgraph.rdf.vocab import local_name
@@ -98,12 +97,7 @@ def graph_payload(ctx: Context, params: Mapping[str, list[str]]) -> Json:
         raise ApiError(400, "parameter 'paper' (a paper id) is required")
     if view not in VIEWS:
         raise ApiError(400, f"view must be 'paper' or 'raw', not {view!r}")
-    try:
-        paper = ctx.iris.paper(paper_id)
-    except InvalidIdError as error:
-        raise ApiError(400, str(error)) from error
-    if not ctx.store.has_graph(paper):
-        raise ApiError(404, f"no paper {paper_id!r} in the store")
+    paper = corpus.paper_node(ctx, paper_id)
     graph = paper if view == "paper" else ctx.iris.raw_graph(paper_id)
     if view == "raw" and not ctx.store.has_graph(graph):
         raise ApiError(404, f"paper {paper_id!r} has no raw graph in the store")
