@@ -105,7 +105,7 @@ def claimgraph(tree: Path, work: Path, arguments: list[str]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--before", default="be6765a", help="the earlier commit (default: the one issue 14 was filed against)")
+    parser.add_argument("--before", default="be6765a", help="the earlier version to compare with (a commit; default be6765a, the version of the figures in docs/peirce.md)")
     parser.add_argument("--arche", type=Path, help="ARCHE folder (default: CLAIMGRAPH_ARCHE_DIR or ../shared/data/arche)")
     parser.add_argument("--responses", type=int, default=24, help="responses stored through the command, per version")
     parser.add_argument("--memory", action="store_true", help="keep bench/repair.py's store in memory")
