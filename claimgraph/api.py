@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from claimgraph.canonical.links.release import Released
     from claimgraph.canonical.links.unmerge import Unlinked
     from claimgraph.consensus.graph import ConsensusResult
+    from claimgraph.extract.citation_intent import IntentRun
     from claimgraph.federation.linker import LinkReport, OntologySource
     from claimgraph.federation.matching import MatchSettings
     from claimgraph.federation.rdf_input import LoadResult
@@ -115,6 +116,10 @@ class ClaimGraph:
     def extract(self, paper_ids: Sequence[str], llm: LLMConfig, steps: Sequence[str] | None = None) -> IngestResult:
         """Run the profile's LLM extraction steps again on stored papers (default: every step), then repair and gate them."""
         return self.workflow.rerun_extraction(paper_ids, steps, llm)
+
+    def citation_intent(self, paper_ids: Sequence[str], llm: LLMConfig) -> IntentRun:
+        """Classify why each citing sentence of the papers cites each reference (CiTO properties; docs/citations.md)."""
+        return self.workflow.citation_intent(paper_ids, llm)
 
     def reasoning(self, paper_id: str, response: str, *, source_name: str = "response", run: str | None = None) -> ReasoningResult:
         """Read an LLM reasoning-graph response (DOT, XML, plist or JSON) for a stored paper; repair, gate and store it."""

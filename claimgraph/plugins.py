@@ -81,12 +81,15 @@ class ExtractorPlugin:
     per paper, an ``ExtractionReport`` (its content written to the raw graph, or held for the workflow to
     repair and store) or the error that stopped that paper alone. Neither repairs nor gates: the workflow
     does that once for every profile. ``steps`` are the step names ``rerun`` accepts, in their order.
+    ``reads_given_claims``: inputs that give their claims (ARCHE viewpoints) are extracted too, the claims
+    being part of what the LLM is shown; otherwise such inputs are stored as given and not sent.
     """
 
     name: str
     steps: tuple[str, ...]
     extract: Callable[..., dict[str, Any]]
     rerun: Callable[..., dict[str, Any]]
+    reads_given_claims: bool = False
 
 
 GROUPS: dict[type, str] = {

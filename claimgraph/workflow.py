@@ -27,6 +27,7 @@ from claimgraph.consensus.runs import import_run, snapshot_run
 from claimgraph.context import Context
 from claimgraph.embedding.embedders import make_embedder
 from claimgraph.errors import ClaimgraphError
+from claimgraph.extract.citation_intent import IntentRun, classify_citations
 from claimgraph.extract.runner import EXTRACTION_NOT_RUN, ExtractionReport, measure_with_shapes
 from claimgraph.judge.pairs.select import open_judge
 from claimgraph.judge.runner import judge_papers
@@ -60,8 +61,8 @@ if TYPE_CHECKING:
     from claimgraph.quality.reports import RuleViolation
     from claimgraph.reasoning.peirce import ReasoningResult
 
-NO_ENDPOINT = ("no LLM endpoint configured: prose inputs are stored as structure only "
-               "(set OPENAI_API_KEY / OPENAI_BASE_URL, or --base-url, or --replay DIR, to extract)")
+NO_ENDPOINT = ("no LLM endpoint configured: inputs to extract are stored as structure only "
+               "(set OPENAI_API_KEY / OPENAI_BASE_URL, or --base-url, or --replay DIR, to extract; --no-extract to mean it)")
 
 
 @dataclass(frozen=True)
@@ -136,9 +137,9 @@ def extractor_of(profile: Profile) -> ExtractorPlugin:
     return plugin
 
 
-def needs_extraction(document: Document) -> bool:
-    """Prose inputs go through the LLM; inputs that already hold atomic claims (ARCHE) do not."""
-    return not document.viewpoints
+def needs_extraction(document: Document, extractor: ExtractorPlugin) -> bool:
+    """Prose inputs go through the LLM; inputs that give their claims (ARCHE) only when the extraction reads them."""
+    return extractor.reads_given_claims or not document.viewpoints
 
 
 class Workflow:
@@ -157,7 +158,8 @@ class Workflow:
         stored = self.load(files, result, options.replace, options.follow_symlinks)
         if result.papers:
             result.citations = update_citation_links(self.ctx, result.papers)
-        prose = [document for _, document in stored if needs_extraction(document)]
+        extractor = extractor_of(self.ctx.profile)
+        prose = [document for _, document in stored if needs_extraction(document, extractor)]
         reports: dict[str, ExtractionReport | ClaimgraphError] = {}
         if prose and options.llm is None and options.extract:
             result.notices.append(NO_ENDPOINT)
@@ -210,6 +212,14 @@ class Workflow:
         self.progress.advance("extract", len(documents))
         self.progress.finish("extract")
         return reports
+
+    def citation_intent(self, paper_ids: Sequence[str], llm: LLMConfig) -> IntentRun:
+        """Ask the LLM why each citing sentence of the papers cites each of its references (the profile's label set)."""
+        self.progress.start("citation intent", len(paper_ids))
+        run = classify_citations(self.ctx, paper_ids, llm)
+        self.progress.advance("citation intent", len(paper_ids))
+        self.progress.finish("citation intent")
+        return run
 
     def rerun_extraction(self, paper_ids: Sequence[str], steps: Sequence[str] | None, llm: LLMConfig) -> IngestResult:
         """Run LLM extraction steps again on stored papers alone (default: every step of the profile), then repair and gate them."""

@@ -23,28 +23,19 @@ from claimgraph.extract.reasoning import run_reasoning_extractions
 from claimgraph.extract.runner import extraction_agent
 from claimgraph.llm.accounting import Accounting, Counters
 from claimgraph.llm.config import LLMConfig
-from claimgraph.loaders.document import Document, Passage, Sentence
 from claimgraph.papers.audit import now
+from claimgraph.papers.stored_document import stored_document
 from claimgraph.rdf.binding import Term
 from claimgraph.rdf.queries import read_sparql
-from claimgraph.reasoning.materialize import materialize
+from claimgraph.reasoning.materialize import no_graph_reason
 
 EXTRACTION_FAILED = "extraction_failed"
-
-
-class BenchmarkError(ClaimgraphError):
-    """A paper cannot be benchmarked (not in the store)."""
 
 
 def has_run(ctx: Context, paper_id: str, model: str, ablation: str) -> bool:
     """Whether any benchmark run of this model and ablation is stored for the paper (whatever its response)."""
     bindings: dict[str, Term] = {"audit": ctx.iris.audit_graph(paper_id), "run": Literal(model), "ablation": Literal(ablation)}
     return ctx.store.ask(read_sparql("benchmark", "stored-run.rq"), bindings)
-
-
-def _reply_check(text: str) -> str | None:
-
-    return "no node or edge recovered from the reply" if materialize(text).empty else None
 
 
 def generate(ctx: Context, paper_ids: Sequence[str], models: Sequence[str], llm: LLMConfig, plan: JudgePlan | None,
@@ -58,11 +49,11 @@ def generate(ctx: Context, paper_ids: Sequence[str], models: Sequence[str], llm:
         documents = []
         for paper_id in todo:
             try:
-                documents.append(stored_document(ctx, paper_id))
+                documents.append(stored_document(ctx.store, ctx.iris, paper_id))
             except ClaimgraphError as error:
                 problems.append(f"paper {paper_id}: {error}")
         accounting = Accounting()
-        replies = run_reasoning_extractions(ctx, documents, config, accounting, _reply_check)
+        replies = run_reasoning_extractions(ctx, documents, config, accounting, no_graph_reason)
         agent = extraction_agent(ctx, config, "reasoning")
         for paper_id, reply in replies.items():
             source = Source(model, agent, f"{model} reply for {paper_id}", accounting.total(paper_id))
@@ -80,19 +71,6 @@ def generate(ctx: Context, paper_ids: Sequence[str], models: Sequence[str], llm:
             if on_item is not None:
                 on_item(model, paper_id, scored, problem)
     return problems
-
-
-def stored_document(ctx: Context, paper_id: str) -> Document:
-    """The paper's passages and numbered sentences as stored (what the reasoning prompt shows)."""
-    rows = ctx.store.select(read_sparql("benchmark", "paper-sentences.rq"), {"graph": ctx.iris.paper(paper_id)})
-    if not rows:
-        raise BenchmarkError(f"no paper {paper_id!r} with sentences in the store at {ctx.store.location}; ingest it first")
-    passages: dict[int, Passage] = {}
-    for row in rows:
-        number = int(row["passageIndex"].value)
-        passage = passages.setdefault(number, Passage(number, row["heading"].value if "heading" in row else ""))
-        passage.sentences.append(Sentence(int(row["index"].value), row["text"].value, number))
-    return Document(paper_id, paper_id, "stored", passages=list(passages.values()))
 
 
 def record_failed(ctx: Context, paper_id: str, source: Source, ablation: str, reason: str) -> None:

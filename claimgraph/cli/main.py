@@ -37,6 +37,7 @@ COMMANDS = {
     "consensus": "claimgraph.cli.commands.canonical",
     "reasoning": "claimgraph.cli.commands.reasoning",
     "extract": "claimgraph.cli.commands.extract",
+    "citation-intent": "claimgraph.cli.commands.extract",
     "query": "claimgraph.cli.commands.inspect",
     "stats": "claimgraph.cli.commands.inspect",
     "audit": "claimgraph.cli.commands.inspect",

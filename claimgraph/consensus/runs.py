@@ -16,7 +16,7 @@ from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Triple
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import now
-from claimgraph.rdf.queries import read_internal_query
+from claimgraph.rdf.queries import read_internal_query, read_sparql
 from claimgraph.rdf.rows import iri_of, text_of
 from claimgraph.rdf.vocab import CG, PROV, RDFS, XSD
 
@@ -57,7 +57,10 @@ def _store_run(ctx: Context, paper: NamedNode, graph: NamedNode, name: str, trip
 def snapshot_run(ctx: Context, paper_id: str, name: str) -> int:
     """Keep the paper graph as it is now as run ``name`` (replacing a run of that name); returns the triples copied."""
     paper = _require_paper(ctx, paper_id)
-    return _store_run(ctx, paper, run_graph(ctx, paper_id, name), name, ctx.store.triples(paper))
+    graph = run_graph(ctx, paper_id, name)
+    at = Literal(now().isoformat(), datatype=XSD.dateTime)
+    ctx.store.update(read_sparql("internal", "snapshot-run.ru"), {"paper": paper, "run": graph, "name": Literal(name), "at": at})
+    return ctx.store.count_triples(paper)
 
 
 def import_run(ctx: Context, paper_id: str, name: str, path: Path) -> int:

@@ -59,19 +59,29 @@ def families_text(profile: Profile) -> str:
 
 
 def paper_text(document: Document) -> str:
-    """The paper as the prompt shows it: passage headings, then one ``[n] sentence`` per line."""
+    """The paper as the prompt shows it: passage headings, one ``[n] sentence`` per line, each followed by the
+    viewpoints the input gave for it (ARCHE), one ``(x,y,z) text`` per line, the sentence's own first."""
+    given: dict[int, list[str]] = {}
+    for viewpoint in sorted(document.viewpoints, key=lambda v: v.source):
+        x, y, z = viewpoint.source
+        given.setdefault(x, []).append(f"    ({x},{y},{z}) {'cited: ' if y else ''}{viewpoint.text}")
     blocks = []
     for passage in document.passages:
         lines = [f"## {passage.heading}"] if passage.heading else []
-        lines += [f"[{sentence.index}] {sentence.text}" for sentence in passage.sentences]
+        for sentence in passage.sentences:
+            lines.append(f"[{sentence.index}] {sentence.text}")
+            lines += given.get(sentence.index, [])
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
 def reasoning_prompt(profile: Profile, document: Document) -> str:
+    """The reasoning prompt for one paper; the source-tuple rule is the one for sentences alone or for given viewpoints."""
     labels = list(reasoning_labels(profile))
+    sources = "sources-viewpoints.md" if document.viewpoints else "sources-sentences.md"
     values = {"paper_id": document.paper_id, "paper": paper_text(document), "edge_labels": ", ".join(labels),
-              "families": families_text(profile)}
+              "families": families_text(profile), "sources": (profile.prompts_dir / sources).read_text(encoding="utf-8").strip(),
+              "viewpoints_note": ", each followed by its viewpoints and those of the works it cites" if document.viewpoints else ""}
     return render(profile, REASONING_STEP, REASONING_CLASSES, values)
 
 

@@ -18,29 +18,24 @@ from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.extract.reasoning import REASONING_STEP, ReasoningReply, run_reasoning_extractions
 from claimgraph.extract.runner import EXTRACTION_FAILED, ExtractionReport, measure_with_shapes
-from claimgraph.extract.stored import stored_extraction
 from claimgraph.llm.accounting import Accounting
 from claimgraph.llm.config import LLMConfig
 from claimgraph.loaders.document import Document
 from claimgraph.papers.audit_append import record
+from claimgraph.papers.stored_document import stored_document
 from claimgraph.plugins import ExtractorPlugin
 from claimgraph.quality.repair import HeldContent
 from claimgraph.rdf.vocab import CG
-from claimgraph.reasoning.materialize import materialize
+from claimgraph.reasoning.materialize import no_graph_reason
 from claimgraph.reasoning.peirce import reasoning_content
 
 Reports = dict[str, "ExtractionReport | ClaimgraphError"]
 
 
-def _has_graph(text: str) -> str | None:
-    """Why a reply is not a reasoning graph (the call then fails and is not cached), or None."""
-    return "no node or edge recovered from the reply" if materialize(text).empty else None
-
-
 def extract_reasoning(ctx: Context, documents: Sequence[Document], llm: LLMConfig, accounting: Accounting) -> Reports:
     """Ask for each paper's reasoning graph and read each reply into held content (nothing repaired here)."""
     reports: Reports = {}
-    for paper_id, reply in run_reasoning_extractions(ctx, documents, llm, accounting, _has_graph).items():
+    for paper_id, reply in run_reasoning_extractions(ctx, documents, llm, accounting, no_graph_reason).items():
         try:
             reports[paper_id] = _read_reply(ctx, reply, f"{REASONING_STEP} reply of {llm.model}")
         except ClaimgraphError as error:
@@ -56,7 +51,7 @@ def rerun_reasoning(ctx: Context, paper_ids: Sequence[str], steps: Sequence[str]
     documents = []
     for paper_id in paper_ids:
         try:
-            documents.append(stored_extraction(ctx, paper_id).extraction.document)
+            documents.append(stored_document(ctx.store, ctx.iris, paper_id))
         except ClaimgraphError as error:
             reports[paper_id] = error
     return {**reports, **extract_reasoning(ctx, documents, llm, accounting)}
@@ -86,5 +81,5 @@ def _read_reply(ctx: Context, reply: ReasoningReply, source_name: str) -> Extrac
     return report
 
 
-REASONING = ExtractorPlugin("reasoning", (REASONING_STEP,), extract_reasoning, rerun_reasoning)
-"""One reasoning graph per paper (the peirce profile); pyproject.toml registers it."""
+REASONING = ExtractorPlugin("reasoning", (REASONING_STEP,), extract_reasoning, rerun_reasoning, reads_given_claims=True)
+"""One reasoning graph per paper (the peirce profile), ARCHE input included; pyproject.toml registers it."""

@@ -36,7 +36,7 @@ from claimgraph.reasoning.fields import parse_json_fields, parse_plist_fields, p
 from claimgraph.reasoning.parsed import PARSE_FAILED, DotSyntaxError, ParsedEdge, ParsedGraph, ParsedNode, ParseProblem
 from claimgraph.reasoning.tolerant_dot import parse_dot_tolerant
 
-__all__ = ["PARSE_FAILED", "ParsedEdge", "ParsedGraph", "ParsedNode", "ParseProblem", "materialize"]
+__all__ = ["PARSE_FAILED", "ParsedEdge", "ParsedGraph", "ParsedNode", "ParseProblem", "materialize", "no_graph_reason"]
 
 
 def materialize(text: str) -> ParsedGraph:
@@ -62,3 +62,8 @@ def materialize(text: str) -> ParsedGraph:
     failed = ParsedGraph(PARSE_FAILED)
     failed.problems = [problem for residual, problem in problems.items() if residual]
     return failed
+
+
+def no_graph_reason(text: str) -> str | None:
+    """Why a reply is not a reasoning graph (an LLM call that gets it fails and is not cached), or None."""
+    return "no node or edge recovered from the reply" if materialize(text).empty else None

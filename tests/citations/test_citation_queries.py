@@ -98,6 +98,7 @@ def manifest_links() -> set[tuple[str, str]] | None:
     return {(Path(entry["file"]).stem, paper_of_doi[doi.lower()]) for entry in entries for doi in entry.get("cites_in_set", "").split()}
 
 
+@pytest.mark.corpus
 def test_real_elife_articles_citing_each_other_by_doi_are_linked_one_arrival_at_a_time(ctx: Context) -> None:
     """Each article is stored and linked on its own, newest first, so most links are made when the cited one arrives.
     The links are those the XML's DOIs give (read with XPath), and include those the manifest lists (it reads only

@@ -211,7 +211,7 @@ def test_ingest_with_no_extract_stores_the_structure_on_purpose_and_exits_0(caps
 def test_reasoning_runs_are_kept_for_consensus(capsys, store_dir: str, tmp_path: Path) -> None:
     """Two models' responses for one paper, each kept with --run, then aligned by consensus."""
     base = ["--store", store_dir, "--profile", "peirce"]
-    assert run(capsys, *base, "ingest", str(EXAMPLE), "--no-canonicalize")[0] == 0
+    assert run(capsys, *base, "ingest", "--no-extract", str(EXAMPLE), "--no-canonicalize")[0] == 0
     unit = 'a [label="(1,0,1) {a}"]; b [label="(1,0,2) {b}"]; c [label="(2,0,1) {c}"]; a -> c [label="DR"]; b -> c [label="DC"];'
     responses = {
         "model-a": "digraph { " + unit.format(a="Ripples decay faster under soap", b="A soap film covers the water", c="Films damp ripples") + " }",

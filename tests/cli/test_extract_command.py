@@ -73,6 +73,50 @@ def test_peirce_ingest_of_prose_extracts_a_reasoning_graph_then_repairs_and_gate
     assert len(server.chat_requests()) == 1, "extracting again is served from the cache"
 
 
+def _cited_sentence(paper: dict) -> tuple[dict, str, str]:
+    """The first sentence of an ARCHE paper with a cited reference that has a viewpoint: (sentence, reference, text)."""
+    for sentence in paper["introduction"]["sentences"]:
+        for reference, viewpoints in sentence["references"].items():
+            if viewpoints:
+                number, text = next(iter(viewpoints.items())) if isinstance(viewpoints, dict) else ("1", viewpoints[0])
+                return sentence, reference, text
+    raise AssertionError("the synthetic paper cites nothing")
+
+
+def test_peirce_ingest_of_arche_input_asks_for_its_reasoning_graph_showing_the_given_viewpoints(
+        fake_llm, synthetic_arche_dir: Path, tmp_path: Path, capsys) -> None:
+    path = sorted(synthetic_arche_dir.glob("*.json"))[0]
+    paper = json.loads(path.read_text(encoding="utf-8"))
+    paper_id = paper["file_info"]["base_id"]
+    sentence, reference, cited = _cited_sentence(paper)
+    x = sentence["idx"]
+    graph = {"nodes": [{"id": "n1", "text": cited, "source": f"({x},{reference},1)"},
+                       {"id": "n2", "text": sentence["viewpoints"][0], "source": f"({x},0,1)", "root": True}],
+             "edges": [{"source": "n1", "target": "n2", "label": "abduction-knowledge"}]}
+    server = fake_llm([Rule([json.dumps(graph)], phase="reasoning")])
+    store = str(tmp_path / "store")
+    llm = ["--base-url", server.base_url, "--model", "fake-model", "--cache-dir", str(tmp_path / "cache")]
+    code, output = run(capsys, "--store", store, "--profile", "peirce", "ingest", str(path), "--no-canonicalize", *llm)
+    (request,) = server.chat_requests()
+    prompt = request.last_user_message
+    assert f"[{x}] {sentence['sentence']}" in prompt
+    assert f"    ({x},{reference},1) cited: {cited}" in prompt and f"    ({x},0,1) {sentence['viewpoints'][0]}" in prompt
+    assert "the reference that sentence cites" in prompt and "(s,0,0)" not in prompt
+    with open_store(store) as opened:
+        sources = opened.select(f"SELECT ?y WHERE {{ GRAPH ?g {{ ?n a <{CG}ReasoningNode> ; <{CG}sourceReference> ?y }} }}",
+                                {"g": IriScheme().paper(paper_id)})
+    assert sorted(row["y"].value for row in sources) == sorted(["0", str(reference)]), output
+    code, output = run(capsys, "--store", store, "--profile", "peirce", "extract", "--paper", paper_id, *llm)
+    assert code in (0, 1) and "holds its claims" not in output, output
+    assert len(server.chat_requests()) == 1, "asking again for a stored ARCHE paper is served from the cache"
+
+
+def test_peirce_ingest_of_arche_input_without_an_endpoint_is_not_accepted_empty(synthetic_arche_dir: Path, tmp_path: Path, capsys) -> None:
+    path = sorted(synthetic_arche_dir.glob("*.json"))[0]
+    code, output = run(capsys, "--store", str(tmp_path / "store"), "--profile", "peirce", "ingest", str(path), "--no-canonicalize")
+    assert code == 1 and "extraction_not_run" in output, output
+
+
 def test_a_reasoning_extraction_that_gets_no_reply_is_a_residual_with_exit_1(fake_llm, paper: Path, tmp_path: Path, capsys) -> None:
     server = fake_llm([Rule([error(500)])])
     llm = ["--base-url", server.base_url, "--cache-dir", str(tmp_path / "cache"), "--max-retries", "1"]

@@ -96,6 +96,7 @@ def parsed(path: Path):
     return etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
 
 
+@pytest.mark.corpus
 def test_every_elife_reference_is_read_with_the_doi_pmid_and_year_the_xml_marks_up() -> None:
     """Read back with plain XPath over the file, not with the loader's element walk."""
     for path in elife_files():
@@ -116,6 +117,7 @@ def test_every_elife_reference_is_read_with_the_doi_pmid_and_year_the_xml_marks_
                 assert work.first_author == surnames[0].strip(), f"{path.name} {ref.get('id')}"
 
 
+@pytest.mark.corpus
 def test_the_elife_papers_own_doi_is_read_and_becomes_its_work_key() -> None:
     iris = IriScheme()
     for path in elife_files():
@@ -140,6 +142,7 @@ def body_paragraphs(tree) -> list:
     return found
 
 
+@pytest.mark.corpus
 def test_every_elife_reference_an_xref_cites_is_cited_by_the_sentence_holding_the_xref() -> None:
     """The references some body paragraph's xref names (several ids in one rid each count, nested xrefs too)."""
     for path in elife_files():

@@ -450,7 +450,7 @@ def test_cli_ingest_reasoning_repair_audit_diff_and_dot_export(arche_paper: Docu
     response = tmp_path / "response.dot"
     response.write_text(arche_response(arche_paper), encoding="utf-8")
     base = ["--store", str(tmp_path / "store"), "--profile", "peirce"]
-    assert main([*base, "ingest", "--no-validate", arche_paper.source]) == 0
+    assert main([*base, "ingest", "--no-validate", "--no-extract", arche_paper.source]) == 0
     ingest = capsys.readouterr().out
     assert "repair scripts" in ingest and "gate per paper" in ingest
     assert main([*base, "reasoning", arche_paper.paper_id, str(response)]) == 0

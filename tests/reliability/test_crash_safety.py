@@ -51,7 +51,7 @@ def scenarios(corpus: Path) -> list[Scenario]:
         assert run_forked(["--store", str(store), "ingest", "--no-canonicalize", str(corpus)]) == 0
 
     def peirce_paper(store: Path) -> None:
-        assert run_forked(["--store", str(store), "--profile", "peirce", "ingest", "--no-canonicalize", str(corpus / "synth-0001.json")]) == 0
+        assert run_forked(["--store", str(store), "--profile", "peirce", "ingest", "--no-extract", "--no-canonicalize", str(corpus / "synth-0001.json")]) == 0
 
     return [
         Scenario("ingest", empty, lambda store: ["--store", str(store), "ingest", "--embedder", "hashing", str(corpus)]),

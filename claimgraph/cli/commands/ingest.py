@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ingest = subparsers.add_parser("ingest", help="load papers (files or folders): extract, repair, gate, canonicalize, validate")
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     ingest.add_argument("--no-validate", action="store_true", help="skip ShEx validation after loading")
-    ingest.add_argument("--no-extract", action="store_true", help="store prose inputs' structure only, even with an LLM configured")
+    ingest.add_argument("--no-extract", action="store_true", help="make no LLM call: store each input's structure (and the claims it gives, ARCHE) only, even with an LLM configured")
     ingest.add_argument("--no-canonicalize", action="store_true", help="skip cross-paper merges and CANON_ hubs (run `claimgraph canonicalize` later)")
     ingest.add_argument("--replace", action="store_true", help="let a file replace a stored paper of the same id read from another file")
     ingest.add_argument("--follow-symlinks", action="store_true",
