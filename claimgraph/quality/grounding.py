@@ -255,6 +255,8 @@ def grounding_violations(audit: GroundingAudit, paper: NamedNode, limit: int = 5
     reason = (f"{anchored - len(below)} of {anchored} anchored nodes reach the grounding threshold {settings.threshold:g} "
               f"(needs {settings.min_grounded_share:.0%}); {implicit} of {len(audit.nodes)} nodes implicit "
               f"(at most {settings.max_implicit_share:.0%})" + (f"; weakest: {named}" if named else ""))
+    if anchored and len(below) == anchored:
+        reason += "; no anchored node is stated by the text it names: the graph may be of another paper, or its tuples wrong"
     residual = WEAK_GROUNDING if settings.severity == "critical" else None
     return [RuleViolation(paper, GROUNDING_RULE, paper, reason, residual, settings.severity)]
 

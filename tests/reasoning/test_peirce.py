@@ -412,6 +412,7 @@ def test_in_the_peirce_profile_a_graph_whose_nodes_say_what_their_sentences_do_n
     assert gate.grounding is not None and gate.grounding.verdict == "failed"
     [row] = [violation for violation in gate.warnings if violation.rule == "grounding"]
     assert row.reason.startswith("0 of 8 anchored nodes reach the grounding threshold 0.6") and "weakest: n" in row.reason
+    assert row.reason.endswith("no anchored node is stated by the text it names: the graph may be of another paper, or its tuples wrong")
     assert any(line.startswith("warning grounding: 0 of 8 anchored nodes") for line in gate.reasons())
     entry = [entry for entry in audit_trail(ctx.store, ctx.iris, document.paper_id) if entry["kind"] == "gate"][-1]
     assert entry["notes"]["grounding"] == "failed" and entry["notes"]["verdict"] == "accepted"  # type: ignore[index]
