@@ -6,6 +6,7 @@
 // clusters), so a thousand papers draw without a force simulation.
 
 import { fetchCorpus, fetchShared } from "./api.js";
+import { toggleItem } from "./checklist.js";
 import { typeColour } from "./graph-style.js";
 
 export const LINK_KINDS = ["hub", "term", "citation", "shared-citation"];
@@ -188,29 +189,14 @@ export class CorpusView {
   }
 
   checkbox(prefix, value, text, colour, hidden) {
-    const item = document.createElement("li");
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.id = `corpus-${prefix}-${value.replace(/[^A-Za-z0-9-]/g, "_")}`;
-    box.value = value;
-    box.checked = !hidden.has(value);
-    box.addEventListener("change", () => {
-      if (box.checked) {
-        hidden.delete(value);
-      } else {
-        hidden.add(value);
-      }
-      this.apply();
+    return toggleItem({
+      id: `corpus-${prefix}-${value.replace(/[^A-Za-z0-9-]/g, "_")}`,
+      value,
+      hidden,
+      onChange: () => this.apply(),
+      text,
+      swatchStyle: { backgroundColor: colour },
     });
-    const label = document.createElement("label");
-    label.htmlFor = box.id;
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.setAttribute("aria-hidden", "true");
-    swatch.style.backgroundColor = colour;
-    label.append(swatch, text);
-    item.append(box, label);
-    return item;
   }
 
   apply() {

@@ -5,6 +5,7 @@
 // hidden in one paper stays hidden in the next paper, but never carries into
 // a hub. describe() says what is hidden, for the "filters active" notice.
 
+import { toggleItem } from "./checklist.js";
 import { roleColour, typeColour } from "./graph-style.js";
 
 const NO_VALUE = "";
@@ -115,32 +116,16 @@ export class Filters {
   fillList(list, entries, hidden, { prefix, colour, blank, swatchClass }) {
     list.replaceChildren();
     entries.forEach(([value, count], index) => {
-      const item = document.createElement("li");
-      const box = document.createElement("input");
-      box.type = "checkbox";
-      box.id = `${prefix}-option-${index}`;
-      box.value = value;
-      box.checked = !hidden.has(value);
-      box.addEventListener("change", () => {
-        if (box.checked) {
-          hidden.delete(value);
-        } else {
-          hidden.add(value);
-        }
-        this.onChange();
-      });
-      const label = document.createElement("label");
-      label.htmlFor = box.id;
-      const swatch = document.createElement("span");
-      swatch.className = swatchClass;
-      swatch.setAttribute("aria-hidden", "true");
-      if (value !== NO_VALUE) {
-        const prop = prefix === "role" ? "borderColor" : "backgroundColor";
-        swatch.style[prop] = colour(value);
-      }
-      label.append(swatch, `${value || blank} (${count})`);
-      item.append(box, label);
-      list.append(item);
+      const prop = prefix === "role" ? "borderColor" : "backgroundColor";
+      list.append(toggleItem({
+        id: `${prefix}-option-${index}`,
+        value,
+        hidden,
+        onChange: () => this.onChange(),
+        text: `${value || blank} (${count})`,
+        swatchClass,
+        swatchStyle: value !== NO_VALUE ? { [prop]: colour(value) } : {},
+      }));
     });
     if (entries.length === 0) {
       const item = document.createElement("li");
