@@ -31,7 +31,7 @@ from claimgraph.quality.gate import CRITICAL, GRAPH_STAGE, declared_residuals, s
 from claimgraph.quality.grounding import GroundingAudit
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import profile_rules
-from claimgraph.quality.semantic import rule_violations, semantic_violations
+from claimgraph.quality.semantic import rule_violations, semantic_rules
 
 NO_RELIABLE_ANCHOR = "no_reliable_anchor"
 FINAL_GATE_FAILED = "final_gate_failed"
@@ -61,8 +61,8 @@ def critical_violations(ctx: Context, paper_id: str) -> list[RuleViolation]:
     residual the step reading the input left on the paper (a cut or malformed response): judge repair works on
     what was read, so it cannot restore what the response lost, and such a graph is never accepted."""
     paper = ctx.iris.paper(paper_id)
-    structural = rule_violations(ctx.store, paper, profile_rules(ctx.profile), ctx.vocabulary)
-    found = [violation for violation in [*structural, *semantic_violations(ctx, paper_id)] if violation.critical]
+    rules = [rule for rule in (*profile_rules(ctx.profile), *semantic_rules(ctx.profile)) if rule.severity == CRITICAL]
+    found = rule_violations(ctx.store, paper, rules, ctx.vocabulary)
     return found + [RuleViolation(paper, "input", paper, f"the response as read is {label}: judge repair cannot restore what it lost", label)
                     for label in input_residuals(ctx, paper_id)]
 
