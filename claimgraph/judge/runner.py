@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -101,10 +101,32 @@ def edit_context(ctx: Context, paper_id: str, settings: JudgeSettings) -> EditCo
     properties = edge_labels(ctx.profile)
     labels = {label: NamedNode(properties[label]) for label in allowed}
     labels.update({alias: labels[target] for alias, target in ctx.profile.aliases.items() if target in labels})
-    anchors: dict[tuple[int, int, int], NamedNode] = {}
-    for row in ctx.store.select(read_internal_query("source-anchors"), {"graph": ctx.iris.paper(paper_id)}):
-        anchors.setdefault((int(row["x"].value), int(row["y"].value), int(row["z"].value)), cast(NamedNode, row["anchor"]))
-    return EditContext(ctx.iris, paper_id, {edge_label_key(key): value for key, value in labels.items()}, anchors, CG[settings.node_class])
+    return EditContext(ctx.iris, paper_id, {edge_label_key(key): value for key, value in labels.items()}, _StoredAnchors(ctx, paper_id),
+                       CG[settings.node_class])
+
+
+class _StoredAnchors(Mapping[tuple[int, int, int], NamedNode]):
+    """Where each source tuple of the paper points, read from the store on first use (most judge runs edit nothing)."""
+
+    def __init__(self, ctx: Context, paper_id: str) -> None:
+        self._ctx, self._paper_id = ctx, paper_id
+        self._anchors: dict[tuple[int, int, int], NamedNode] | None = None
+
+    def _read(self) -> dict[tuple[int, int, int], NamedNode]:
+        if self._anchors is None:
+            self._anchors = {}
+            for row in self._ctx.store.select(read_internal_query("source-anchors"), {"graph": self._ctx.iris.paper(self._paper_id)}):
+                self._anchors.setdefault((int(row["x"].value), int(row["y"].value), int(row["z"].value)), cast(NamedNode, row["anchor"]))
+        return self._anchors
+
+    def __getitem__(self, key: tuple[int, int, int]) -> NamedNode:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def _reload(ctx: Context, paper_id: str, state: _State) -> None:
