@@ -1,7 +1,8 @@
 """Run graphs: one snapshot per model or run of what a paper graph held after that run.
 
-A run graph is ``<paper>/run/<name>``. It holds a copy of the paper graph (or
-the triples of an RDF file) and names itself: ``<run> cg:runOf <paper> ;
+A run graph is ``<paper>/run/<name>``. It holds a copy of the paper graph less
+the input's structure, which every run shares (passages, sentences, references,
+viewpoints: ``snapshot_run``), or the triples of an RDF file (``import_run``) and names itself: ``<run> cg:runOf <paper> ;
 rdfs:label "name" ; prov:generatedAtTime ...``. Run graphs are not paper
 graphs: validation, canonicalization and the shipped paper queries skip them.
 """
@@ -55,12 +56,13 @@ def _store_run(ctx: Context, paper: NamedNode, graph: NamedNode, name: str, trip
 
 
 def snapshot_run(ctx: Context, paper_id: str, name: str) -> int:
-    """Keep the paper graph as it is now as run ``name`` (replacing a run of that name); returns the triples copied."""
+    """Keep the paper graph as it is now, less its structure, as run ``name`` (replacing a run of that name); returns the
+    triples copied."""
     paper = _require_paper(ctx, paper_id)
     graph = run_graph(ctx, paper_id, name)
     at = Literal(now().isoformat(), datatype=XSD.dateTime)
     ctx.store.update(read_sparql("internal", "snapshot-run.ru"), {"paper": paper, "run": graph, "name": Literal(name), "at": at})
-    return ctx.store.count_triples(paper)
+    return ctx.store.count_triples(graph) - 3
 
 
 def import_run(ctx: Context, paper_id: str, name: str, path: Path) -> int:
