@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from string import Template
 
 from pyoxigraph import NamedNode, Triple
 
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError, ProfileError
+from claimgraph.extract.prompts import render
 from claimgraph.extract.replies import parse_items
 from claimgraph.extract.runner import extraction_agent
 from claimgraph.llm.accounting import Accounting
@@ -104,9 +104,8 @@ def intent_prompt(profile: Profile, paper_id: str, pairs: Sequence[CitingPair], 
             shown.add(pair.sentence_index)
             lines.append(f"[{pair.sentence_index}] {pair.text}")
         lines.append(f"    reference {pair.reference_index}: {pair.described[:300] or '(no description)'}")
-    template = (profile.prompts_dir / f"{INTENT_STEP}.md").read_text(encoding="utf-8")
     listed = "\n".join(f'- "{intent.label}": {intent.description}' for intent in intents.values())
-    return Template(template).substitute(paper_id=paper_id, intents=listed, pairs="\n".join(lines))
+    return render(profile, INTENT_STEP, (), {"paper_id": paper_id, "intents": listed, "pairs": "\n".join(lines)})
 
 
 def read_intents(text: str, pairs: Sequence[CitingPair], intents: dict[str, Intent], report: IntentReport) -> dict[tuple[int, int], Intent]:

@@ -232,14 +232,15 @@ def reply_schema(profile: Profile, phase: str, classes: Iterable[str], labels: I
 
 
 def template_hash(profile: Profile, phase: str, with_reprompt: bool = False) -> str:
-    """Hash of what shapes a phase's prompts: the system prompt, the phase template (and the re-prompt's),
-    the reply schemas and the profile's shapes (quoted into the prompt)."""
+    """Hash of what shapes a phase's prompts: the system prompt, the phase template and its ``<phase>-*.md``
+    fragments (and the re-prompt's), the reply schemas and the profile's shapes (quoted into the prompt)."""
     import hashlib
 
     folder = profile.prompts_dir
     names = ["system.md", f"{phase}.md", *(["reprompt.md"] if with_reprompt else []), REPLY_SCHEMAS]
+    parts = sorted(folder.glob(f"{phase}-*.md"))  # fragments of the phase's prompt, e.g. reasoning-sources-viewpoints.md
     digest = hashlib.sha256()
-    for path in [*(folder / name for name in names), *profile.shex_files]:
+    for path in [*(folder / name for name in names), *parts, *profile.shex_files]:
         digest.update(path.name.encode("utf-8") + b"\0")
         digest.update(path.read_bytes() if path.is_file() else b"")
     return digest.hexdigest()[:16]

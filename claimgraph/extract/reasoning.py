@@ -78,7 +78,7 @@ def paper_text(document: Document) -> str:
 def reasoning_prompt(profile: Profile, document: Document) -> str:
     """The reasoning prompt for one paper; the source-tuple rule is the one for sentences alone or for given viewpoints."""
     labels = list(reasoning_labels(profile))
-    sources = "sources-viewpoints.md" if document.viewpoints else "sources-sentences.md"
+    sources = "reasoning-sources-viewpoints.md" if document.viewpoints else "reasoning-sources-sentences.md"
     values = {"paper_id": document.paper_id, "paper": paper_text(document), "edge_labels": ", ".join(labels),
               "families": families_text(profile), "sources": (profile.prompts_dir / sources).read_text(encoding="utf-8").strip(),
               "viewpoints_note": ", each followed by its viewpoints and those of the works it cites" if document.viewpoints else ""}
