@@ -1,4 +1,5 @@
-"""SIGKILL ``ingest``, ``canonicalize`` and ``reasoning`` at 20 points chosen by counting writes, then heal by re-running.
+"""SIGKILL ``ingest``, ``canonicalize``, ``reasoning`` and ``benchmark score`` at 24 points chosen by counting writes,
+then heal by re-running.
 
 For each kill point (a store update or a file renamed into place, picked at
 random with a fixed seed, killed just before it or while it runs), the test
@@ -25,14 +26,16 @@ from pathlib import Path
 
 import pytest
 
+from claimgraph.loaders import load_document
 from claimgraph.store import EmbeddedStore
+from claimgraph.testing.benchmark_archive import write_archive
 from claimgraph.testing.crash import KillOutcome, Scenario, kill_campaign, run_forked
 from claimgraph.testing.synthetic.arche import write_corpus
 
 pytestmark = pytest.mark.slow
 
 RESPONSE = Path(__file__).resolve().parents[1] / "reasoning" / "responses" / "01-strict-basic.txt"
-KILLS = {"ingest": 9, "canonicalize": 6, "reasoning": 5}
+KILLS = {"ingest": 9, "canonicalize": 6, "reasoning": 5, "benchmark": 4}
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +46,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def scenarios(corpus: Path) -> list[Scenario]:
+def scenarios(corpus: Path, archive: Path) -> list[Scenario]:
     def empty(store: Path) -> None:
         EmbeddedStore(store).close()
 
@@ -53,11 +56,25 @@ def scenarios(corpus: Path) -> list[Scenario]:
     def peirce_paper(store: Path) -> None:
         assert run_forked(["--store", str(store), "--profile", "peirce", "ingest", "--no-extract", "--no-canonicalize", str(corpus / "synth-0001.json")]) == 0
 
+    def peirce_papers(store: Path) -> None:
+        papers = [str(corpus / name) for name in ("synth-0001.json", "synth-0002.json")]
+        assert run_forked(["--store", str(store), "--profile", "peirce", "ingest", "--no-extract", "--no-canonicalize", *papers]) == 0
+
     return [
         Scenario("ingest", empty, lambda store: ["--store", str(store), "ingest", "--embedder", "hashing", str(corpus)]),
         Scenario("canonicalize", ingested, lambda store: ["--store", str(store), "canonicalize", "--embedder", "hashing"]),
         Scenario("reasoning", peirce_paper, lambda store: ["--store", str(store), "--profile", "peirce", "reasoning", "synth-0001", str(RESPONSE)]),
+        Scenario("benchmark", peirce_papers, lambda store: ["--store", str(store), "--profile", "peirce", "benchmark", "score", str(archive)],
+                 history_kept=True),
     ]
+
+
+def recorded_archive(corpus: Path, folder: Path) -> Path:
+    """One scripted model's responses for two papers of the corpus (a clean graph, then a cut one): what ``benchmark
+    score`` reads. One model, so that each paper's raw graph goes from the one it started with to the clean run's."""
+    documents = [load_document(corpus / name) for name in ("synth-0001.json", "synth-0002.json")]
+    write_archive(folder, documents, {"mixed": ["clean", "cut-50"]})
+    return folder
 
 
 def kill_points(writes: int, count: int, rng: random.Random) -> list[tuple[int, bool]]:
@@ -71,7 +88,7 @@ def test_twenty_sigkills_leave_whole_papers_and_a_rerun_heals_everything(corpus:
     report: list[str] = []
     failures: list[str] = []
     total = 0
-    for scenario in scenarios(corpus):
+    for scenario in scenarios(corpus, recorded_archive(corpus, tmp_path / "archive")):
         writes, outcomes = kill_campaign(tmp_path / scenario.name, scenario,
                                          lambda writes, name=scenario.name: kill_points(writes, KILLS[name], rng))
         total += len(outcomes)
