@@ -1,9 +1,10 @@
 """Run graphs: one snapshot per model or run of what a paper graph held after that run.
 
-A run graph is ``<paper>/run/<name>``. It holds a copy of the paper graph less
+A run graph is ``<paper>/run/<name>``. It holds what the paper graph says less
 the input's structure, which every run shares (passages, sentences, references,
-viewpoints: ``snapshot_run``), or the triples of an RDF file (``import_run``) and names itself: ``<run> cg:runOf <paper> ;
-rdfs:label "name" ; prov:generatedAtTime ...``. Run graphs are not paper
+viewpoints: ``snapshot_run``), or the triples of an RDF file (``import_run``),
+and names itself: ``<run> cg:runOf <paper> ; rdfs:label "name" ;
+prov:generatedAtTime ...``. Run graphs are not paper
 graphs: validation, canonicalization and the shipped paper queries skip them.
 """
 
@@ -17,6 +18,7 @@ from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Triple
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import now
+from claimgraph.rdf.binding import Term
 from claimgraph.rdf.queries import read_internal_query, read_sparql
 from claimgraph.rdf.rows import iri_of, text_of
 from claimgraph.rdf.vocab import CG, PROV, RDFS, XSD
@@ -55,14 +57,12 @@ def _store_run(ctx: Context, paper: NamedNode, graph: NamedNode, name: str, trip
     return len(content)
 
 
-def snapshot_run(ctx: Context, paper_id: str, name: str) -> int:
-    """Keep the paper graph as it is now, less its structure, as run ``name`` (replacing a run of that name); returns the
-    triples copied."""
+def snapshot_run(ctx: Context, paper_id: str, name: str) -> None:
+    """Keep the paper graph as it is now, less its structure, as run ``name`` (replacing a run of that name), in one update."""
     paper = _require_paper(ctx, paper_id)
-    graph = run_graph(ctx, paper_id, name)
     at = Literal(now().isoformat(), datatype=XSD.dateTime)
-    ctx.store.update(read_sparql("internal", "snapshot-run.ru"), {"paper": paper, "run": graph, "name": Literal(name), "at": at})
-    return ctx.store.count_triples(graph) - 3
+    bindings: dict[str, Term] = {"paper": paper, "run": run_graph(ctx, paper_id, name), "name": Literal(name), "at": at}
+    ctx.store.update(read_sparql("internal", "snapshot-run.ru"), bindings)
 
 
 def import_run(ctx: Context, paper_id: str, name: str, path: Path) -> int:
