@@ -6,7 +6,8 @@ units whose judges' majority found them grounded in their cited sentences; REA
 without units scores 0 on both.
 
 The strict gate holds when no critical structural rule (the profile's gate
-rules) and no critical semantic rule fires, the response was read whole (no
+rules) and no critical semantic rule fires, the graph is not another stored
+paper's (``foreign_graph``), the response was read whole (no
 residual of the input stage such as truncated_response or malformed_response), the grounding audit passes where
 the profile makes grounding critical (in the peirce profile it is a reported
 diagnostic, as in PEARL), a
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from claimgraph.context import Context
 from claimgraph.judge.voting import CORRECT, INCORRECT, UNJUDGED, UnitOutcome
 from claimgraph.quality.gate import CRITICAL, GRAPH_STAGE, declared_residuals, stored_residuals
-from claimgraph.quality.grounding import GroundingAudit
+from claimgraph.quality.grounding import GroundingAudit, foreign_graph_violations
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import profile_rules
 from claimgraph.quality.semantic import rule_violations, semantic_rules
@@ -56,13 +57,14 @@ class Metrics:
                 or self.grounded_share < before.grounded_share - EPSILON or self.critical > before.critical)
 
 
-def critical_violations(ctx: Context, paper_id: str) -> list[RuleViolation]:
-    """Critical rows of the profile's gate rules and of its semantic rules on the paper graph, and one row per
+def critical_violations(ctx: Context, paper_id: str, audit: GroundingAudit) -> list[RuleViolation]:
+    """Critical rows of the profile's gate rules and of its semantic rules on the paper graph, the row naming the
+    stored paper the graph is of when it is another's (``audit``: the paper's grounding audit), and one row per
     residual the step reading the input left on the paper (a cut or malformed response): judge repair works on
     what was read, so it cannot restore what the response lost, and such a graph is never accepted."""
     paper = ctx.iris.paper(paper_id)
     rules = [rule for rule in (*profile_rules(ctx.profile), *semantic_rules(ctx.profile)) if rule.severity == CRITICAL]
-    found = rule_violations(ctx.store, paper, rules, ctx.vocabulary)
+    found = [*rule_violations(ctx.store, paper, rules, ctx.vocabulary), *foreign_graph_violations(ctx.store, ctx.iris, audit, paper)]
     return found + [RuleViolation(paper, "input", paper, f"the response as read is {label}: judge repair cannot restore what it lost", label)
                     for label in input_residuals(ctx, paper_id)]
 

@@ -214,7 +214,7 @@ async def judge_paper(ctx: Context, paper_id: str, settings: JudgeSettings, pane
     state.outcomes = await panel.judge_units(ctx.profile, paper_id, state.units, 0, known)
     state.history += state.outcomes
     known.update(known_votes(state.outcomes))
-    critical = critical_violations(ctx, paper_id)
+    critical = critical_violations(ctx, paper_id, state.audit)
     metrics = measure(state.outcomes, critical, state.audit)
     for round_number in range(1, settings.rounds + 1 if settings.repair else 1):
         if not any(outcome.majority == INCORRECT for outcome in state.outcomes):
@@ -226,7 +226,7 @@ async def judge_paper(ctx: Context, paper_id: str, settings: JudgeSettings, pane
         outcomes = await panel.judge_units(ctx.profile, paper_id, state.units, round_number, known)
         state.history += outcomes
         known.update(known_votes(outcomes))
-        after = measure(outcomes, critical_violations(ctx, paper_id), state.audit)
+        after = measure(outcomes, critical_violations(ctx, paper_id, state.audit), state.audit)
         if after.worse_than(metrics):
             state.regressed = True
             _write(ctx, paper_id, snapshot, state)
@@ -235,11 +235,11 @@ async def judge_paper(ctx: Context, paper_id: str, settings: JudgeSettings, pane
                     activity.notes = {**activity.notes, "outcome": "rolled back (metric regression)"}
             state.outcomes = await panel.judge_units(ctx.profile, paper_id, state.units, round_number + 1, known)
             state.history += state.outcomes
-            metrics = measure(state.outcomes, critical_violations(ctx, paper_id), state.audit)
+            metrics = measure(state.outcomes, critical_violations(ctx, paper_id, state.audit), state.audit)
             break
         state.outcomes, metrics = outcomes, after
     if state.changed:
-        critical = critical_violations(ctx, paper_id)
+        critical = critical_violations(ctx, paper_id, state.audit)
     finals = len(terminals(state.units, [unit_node(n.node, n.text, state.audit) for n in state.audit.nodes])) if settings.build_root else 1
     gate = final_gate(metrics, state.outcomes, critical, state.audit, state.unanchored, state.regressed, finals)
     result = JudgeResult(

@@ -36,7 +36,7 @@ from claimgraph.errors import ProfileError
 from claimgraph.papers.audit import Activity, now
 from claimgraph.profile.manifest import Profile
 from claimgraph.profile.ontology import ResidualType, residual_types
-from claimgraph.quality.grounding import GroundingAudit, audit_paper, grounding_violations
+from claimgraph.quality.grounding import GroundingAudit, audit_paper, foreign_graph_violations, grounding_violations
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import profile_rules
 from claimgraph.quality.semantic import rule_violations, semantic_violations
@@ -150,7 +150,8 @@ class GateReport:
 
 def evaluate_gate(ctx: Context, paper_id: str, measured: tuple[dict[str, int], dict[str, int]] | None = None,
                   findings: Sequence[RuleViolation] = (), stated: Mapping[str, int] | None = None,
-                  notes: Mapping[str, str] | None = None, grounding: GroundingAudit | None = None) -> GateReport:
+                  notes: Mapping[str, str] | None = None, grounding: GroundingAudit | None = None,
+                  papers: Store | None = None) -> GateReport:
     """The gate of a paper in ``ctx``'s store, writing nothing: measures (unless ``measured`` gives them), rules, residuals.
 
     ``findings`` are what the step reading the input found (residuals of stage
@@ -158,13 +159,16 @@ def evaluate_gate(ctx: Context, paper_id: str, measured: tuple[dict[str, int], d
     of those residuals. Stored input-stage labels are kept. ``grounding`` is
     the paper's grounding audit when the caller made it (a working copy does
     not hold the sentences the spans come from); otherwise it is made here.
+    ``papers``: the store holding the other papers, where a graph that is
+    another paper's is recognised (``ctx``'s store unless given).
     """
     paper = ctx.iris.paper(paper_id)
     raw, repaired = measured or (measure_graph(ctx, ctx.iris.raw_graph(paper_id), paper), measure_graph(ctx, paper, paper))
     types = declared_residuals(ctx.profile)
     audit = grounding or audit_paper(ctx, paper_id)
     violations = [*findings, *rule_violations(ctx.store, paper, profile_rules(ctx.profile), ctx.vocabulary),
-                  *semantic_violations(ctx, paper_id), *grounding_violations(audit, paper)]
+                  *semantic_violations(ctx, paper_id), *grounding_violations(audit, paper),
+                  *foreign_graph_violations(papers or ctx.store, ctx.iris, audit, paper)]
     kept = [label for label in stored_residuals(ctx.store, paper) if label not in types or types[label].stage != GRAPH_STAGE]
     produced = {violation.residual for violation in violations if violation.residual and violation.severity == CRITICAL}
     undeclared = sorted(produced - set(types))

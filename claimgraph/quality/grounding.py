@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -52,16 +52,16 @@ from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import SEVERITIES, profile_section
 from claimgraph.rdf.binding import Term
-from claimgraph.rdf.iris import content_hash
+from claimgraph.rdf.iris import IriScheme, content_hash
 from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.rows import integer_of, iri_of, text_of
 from claimgraph.rdf.vocab import CG, RDF, XSD
-from claimgraph.store import Row
+from claimgraph.store import Row, Store
 
 WORDS_FILE = Path(__file__).with_name("grounding_words.txt")
 _WORD = re.compile(r"[^\W_]+")
 SCORED, IMPLICIT, UNRESOLVED = "scored", "implicit", "unresolved"
-GROUNDING_RULE, WEAK_GROUNDING = "grounding", "weak_grounding"
+GROUNDING_RULE, WEAK_GROUNDING, FOREIGN_GRAPH = "grounding", "weak_grounding", "foreign_graph"
 Source = tuple[int, int, int]
 
 
@@ -229,13 +229,22 @@ def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None 
             rows.append(row)
     if not rows:  # nothing to score: the spans (every sentence and viewpoint of the paper) are not read
         return audit
-    spans: dict[Source, tuple[NamedNode, str]] = {}
-    for row in ctx.store.select(read_internal_query("grounding-spans"), {"graph": spans_graph or graph}):
-        key = (integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z"))
-        spans.setdefault(key, (iri_of(row, "span"), text_of(row, "text")))
-    audit.nodes.extend(_node_grounding(row, spans) for row in rows)
+    spans = _spans(ctx.store.select(read_internal_query("grounding-spans"), {"graph": spans_graph or graph}))
+    audit.nodes.extend(_node_grounding(iri_of(row, "node"), text_of(row, "text"), _source(row), spans) for row in rows)
     audit.spans = len(spans)
     return audit
+
+
+def _spans(rows: Iterable[Row]) -> dict[Source, tuple[NamedNode, str]]:
+    """What the tuples of a paper can cite, from the rows of sparql/internal/grounding-spans.rq, by tuple: (its IRI, its text)."""
+    spans: dict[Source, tuple[NamedNode, str]] = {}
+    for row in rows:
+        spans.setdefault((integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z")), (iri_of(row, "span"), text_of(row, "text")))
+    return spans
+
+
+def _source(row: Row) -> Source | None:
+    return (integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z")) if "x" in row else None
 
 
 def grounding_violations(audit: GroundingAudit, paper: NamedNode, limit: int = 5) -> list[RuleViolation]:
@@ -261,9 +270,52 @@ def grounding_violations(audit: GroundingAudit, paper: NamedNode, limit: int = 5
     return [RuleViolation(paper, GROUNDING_RULE, paper, reason, residual, settings.severity)]
 
 
-def _node_grounding(row: Row, spans: dict[Source, tuple[NamedNode, str]]) -> NodeGrounding:
-    node, text = iri_of(row, "node"), text_of(row, "text")
-    source = (integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z")) if "x" in row else None
+def foreign_graph_violations(store: Store, iris: IriScheme, audit: GroundingAudit, paper: NamedNode) -> list[RuleViolation]:
+    """The residual ``foreign_graph`` when the graph is another stored paper's: too few of its anchored nodes are
+    stated by its own paper (below ``min_grounded_share``), while another paper of ``store``, read at the same tuples,
+    states enough of them (at least that share, two or more, and more than its own paper does).
+
+    Only a graph that fails the grounding share is looked at, so the cost (one read of every stored sentence, then
+    the spans of the best candidate) is paid by graphs that are doubtful anyway. The verdict is an identification,
+    not a grounding score: it is critical whatever the profile's [grounding] severity.
+    """
+    anchored = audit.anchored
+    if not audit.assessable or len(anchored) < 2 or audit.grounded_share >= audit.settings.min_grounded_share:
+        return []
+    candidate = _likeliest_source_paper(store, iris, audit)
+    if candidate is None:
+        return []
+    other = candidate
+    spans = _spans(store.select(read_internal_query("grounding-spans"), {"graph": iris.paper(other)}))
+    regrounded = GroundingAudit(other, audit.settings, [_node_grounding(node.node, node.text, node.source, spans) for node in audit.nodes],
+                                len(spans))
+    stated, own = len(regrounded.anchored) - len(regrounded.below), len(anchored) - len(audit.below)
+    if stated < 2 or stated <= own or regrounded.grounded_share < audit.settings.min_grounded_share:
+        return []
+    reason = (f"the graph is of paper {other}: {stated} of {len(anchored)} anchored nodes are stated by its text at their tuples, "
+              f"{own} by the text of {audit.paper_id}")
+    return [RuleViolation(paper, FOREIGN_GRAPH, paper, reason, FOREIGN_GRAPH, "critical")]
+
+
+def _likeliest_source_paper(store: Store, iris: IriScheme, audit: GroundingAudit) -> str | None:
+    """The other stored paper whose sentences at the anchored nodes' sentence numbers state the most of them (at least two)."""
+    wanted: dict[int, list[NodeGrounding]] = {}
+    for node in audit.anchored:
+        wanted.setdefault(node.source[0] if node.source else 0, []).append(node)
+    stated: Counter[str] = Counter()
+    numbers = Literal(" " + " ".join(str(number) for number in sorted(wanted)) + " ")
+    for row in store.select(read_internal_query("stored-sentences"), {"numbers": numbers}):
+        graph, nodes = iri_of(row, "graph"), wanted.get(integer_of(row, "x"), [])
+        other = iris.paper_of_graph(graph)
+        if not nodes or other is None or other == audit.paper_id:
+            continue
+        sentence = text_of(row, "text")
+        stated[other] += sum(max(overlap_scores(node.text, sentence)) >= audit.settings.threshold for node in nodes)
+    best = stated.most_common(1)
+    return best[0][0] if best and best[0][1] >= 2 else None
+
+
+def _node_grounding(node: NamedNode, text: str, source: Source | None, spans: Mapping[Source, tuple[NamedNode, str]]) -> NodeGrounding:
     if source is None or source[0] == 0:
         return NodeGrounding(node, text, source, IMPLICIT)
     sentence = spans.get((source[0], 0, 0))

@@ -287,7 +287,7 @@ def repair_content(ctx: Context, paper_id: str, content: Content, write: Writer,
     result = PaperRepair(paper_id, repair_graph(copy, paper, whole_graph))
     measured = measure_graph(copy, raw, paper), measure_graph(copy, paper, paper)
     grounding = audit_paper(copy, paper_id, spans_graph=spans)
-    report = evaluate_gate(copy, paper_id, measured, content.findings, content.stated, content.notes, grounding)
+    report = evaluate_gate(copy, paper_id, measured, content.findings, content.stated, content.notes, grounding, ctx.store)
     kept = set(context)
     repaired = [triple for triple in copy.store.triples(paper) if triple not in kept and triple.predicate != CG.residual]
     copy.close()

@@ -108,3 +108,8 @@ class IriScheme:
         if not graph.value.startswith(prefix):
             return None
         return graph.value[len(prefix):].split("/", 1)[0]
+
+    def paper_of_graph(self, graph: NamedNode) -> str | None:
+        """The paper id when ``graph`` is a paper graph itself (not its raw or audit graph), else None."""
+        paper_id = self.paper_id_of(graph)
+        return paper_id if paper_id is not None and _PAPER_ID.match(paper_id) and graph == self.paper(paper_id) else None

@@ -187,3 +187,17 @@ def test_judges_that_find_every_unit_correct_never_accept_a_response_that_lost_m
     assert (row["accepted_after_repair"], row["judged"], row["accepted_after_judges"]) == (0, 1, 0)
     assert row["residuals_after_repair"] == {"malformed_response": 1} and row["residuals"] == {"final_gate_failed": 1}
     assert row["rea_after"] == 1.0
+
+
+def test_judges_that_find_every_unit_correct_never_accept_the_graph_of_another_stored_paper(
+        bench: tuple[Path, list[Document]], fake_llm, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    store, documents = bench
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    archive = tmp_path / "archive"
+    write(archive, "confused", documents[0].paper_id, clean_graph(documents[1]))
+    server = fake_llm([Rule(replies=[verdict("correct")], phase=f"judge:j{n}") for n in (1, 2, 3)])
+    row = table(capsys, store, "score", str(archive), "--base-url", server.base_url, "--model", "judge-model", "--no-cache")["confused"]
+    assert (row["accepted_after_repair"], row["judged"], row["accepted_after_judges"]) == (0, 1, 0)
+    assert row["residuals_after_repair"].get("foreign_graph") == 1 and row["residuals"] == {"final_gate_failed": 1}
+    assert row["rea_after"] == 1.0

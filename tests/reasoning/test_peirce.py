@@ -9,6 +9,7 @@ accepted with the anchors and merges it states.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -417,6 +418,44 @@ def test_in_the_peirce_profile_a_graph_whose_nodes_say_what_their_sentences_do_n
     entry = [entry for entry in audit_trail(ctx.store, ctx.iris, document.paper_id) if entry["kind"] == "gate"][-1]
     assert entry["notes"]["grounding"] == "failed" and entry["notes"]["verdict"] == "accepted"  # type: ignore[index]
     assert entry["counts"]["grounding_passed"] == 0  # type: ignore[index]
+
+
+@pytest.fixture
+def three_papers(arche_documents: list[Document]) -> Iterator[Context]:
+    store = EmbeddedStore(None)
+    for document in arche_documents:
+        paper_store(store, document)
+    ctx = Context(store, IriScheme(), PEIRCE)
+    yield ctx
+    ctx.close()
+
+
+def test_the_graph_of_another_stored_paper_is_the_residual_foreign_graph_naming_that_paper(
+        three_papers: Context, arche_documents: list[Document]) -> None:
+    own, other = arche_documents[0], arche_documents[1]
+    result, stored = residuals(three_papers, own, clean_dot(other))
+    gate = result.repair.gate
+    assert gate is not None and not gate.accepted and "foreign_graph" in stored
+    [row] = [violation for violation in gate.blocking if violation.rule == "foreign_graph"]
+    assert row.reason.startswith(f"the graph is of paper {other.paper_id}: ") and row.reason.endswith(f" by the text of {own.paper_id}")
+    assert repair_paper(three_papers, own.paper_id).gate.residuals == stored  # type: ignore[union-attr]
+
+
+def test_a_graph_its_own_paper_does_not_state_is_not_called_foreign_when_no_other_paper_states_it(
+        three_papers: Context, arche_documents: list[Document]) -> None:
+    """Hard negative: unrelated node texts at the paper's own tuples (and other papers in the store) stay a grounding warning."""
+    result, stored = residuals(three_papers, arche_documents[0], ungrounded_dot(arche_documents[0]))
+    gate = result.repair.gate
+    assert gate is not None and gate.accepted and stored == []
+    assert "grounding" in [violation.rule for violation in gate.warnings] and not gate.blocking
+
+
+def test_the_own_graph_of_a_paper_is_not_foreign_when_another_stored_paper_shares_its_sentences(
+        three_papers: Context, arche_documents: list[Document]) -> None:
+    """A graph grounded in its own paper is never looked at for another, even where another paper could state it too."""
+    own = arche_documents[0]
+    result, stored = residuals(three_papers, own, clean_dot(own))
+    assert result.repair.gate is not None and result.repair.gate.accepted and stored == []
 
 
 def strict_grounding(tmp_path: Path) -> Path:
