@@ -25,6 +25,7 @@ from claimgraph.loaders.document import Document
 from claimgraph.papers.audit import Activity, activity_triples, now
 from claimgraph.papers.audit_trail import audit_trail
 from claimgraph.papers.document_graph import document_triples
+from claimgraph.papers.input_rows import INPUT_DIGEST_NOTE, input_digest
 from claimgraph.rdf.binding import bind
 from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.queries import join_updates, read_internal_query, read_sparql
@@ -97,7 +98,8 @@ def store_document(store: Store, iris: IriScheme, document: Document, replace: b
             "rename the file, or pass --replace to replace that paper"
         )
     triples = list(dict.fromkeys(document_triples(document, iris)))
-    load = Activity("load", f"load {document.format} input", {"triples": len(triples)}, notes={"file": name, "source_key": source_key(document.source)}, ended=now())
+    notes = {"file": name, "source_key": source_key(document.source), INPUT_DIGEST_NOTE: input_digest(triples)}
+    load = Activity("load", f"load {document.format} input", {"triples": len(triples)}, notes=notes, ended=now())
     audit = list(activity_triples(iris, pid, 1, load))
     # replacing a stored paper takes its links out of the canonical graph: not while another process places nodes
     with lease(store, iris.canonical_graph(), wait=LONG_WAIT_SECONDS, keep_alive=True) if existing is not None else nullcontext():

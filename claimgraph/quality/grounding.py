@@ -48,6 +48,7 @@ from pyoxigraph import Literal, NamedNode, Triple
 from claimgraph.context import Context
 from claimgraph.errors import ProfileError
 from claimgraph.papers.audit import Activity, activity_iri, activity_triples, next_sequence, now
+from claimgraph.papers.input_rows import input_rows
 from claimgraph.profile.manifest import Profile
 from claimgraph.quality.reports import RuleViolation
 from claimgraph.quality.rules import SEVERITIES, profile_section
@@ -229,7 +230,8 @@ def audit_paper(ctx: Context, paper_id: str, settings: GroundingSettings | None 
             rows.append(row)
     if not rows:  # nothing to score: the spans (every sentence and viewpoint of the paper) are not read
         return audit
-    spans = _spans(ctx.store.select(read_internal_query("grounding-spans"), {"graph": spans_graph or graph}))
+    spans = _spans(ctx.store.select(read_internal_query("grounding-spans"), {"graph": spans_graph}) if spans_graph is not None
+                   else input_rows(ctx.store, ctx.iris, paper_id, "grounding-spans"))
     audit.nodes.extend(_node_grounding(iri_of(row, "node"), text_of(row, "text"), _source(row), spans) for row in rows)
     audit.spans = len(spans)
     return audit
@@ -286,7 +288,7 @@ def foreign_graph_violations(store: Store, iris: IriScheme, audit: GroundingAudi
     if candidate is None:
         return []
     other = candidate
-    spans = _spans(store.select(read_internal_query("grounding-spans"), {"graph": iris.paper(other)}))
+    spans = _spans(input_rows(store, iris, other, "grounding-spans"))
     regrounded = GroundingAudit(other, audit.settings, [_node_grounding(node.node, node.text, node.source, spans) for node in audit.nodes],
                                 len(spans))
     stated, own = len(regrounded.anchored) - len(regrounded.below), len(anchored) - len(audit.below)

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import NamedNode
 
-from claimgraph.rdf.queries import read_internal_query
+from claimgraph.papers.input_rows import input_rows
+from claimgraph.rdf.iris import IriScheme
 from claimgraph.rdf.rows import integer_of, iri_of, text_of
 from claimgraph.reasoning.labels import IMPLICIT, Source
 from claimgraph.store import Store
@@ -64,10 +65,10 @@ class Resolution:
     status: str
 
 
-def load_anchors(store: Store, paper: NamedNode) -> AnchorTable:
-    """The paper's sentences, viewpoints and citations, from the paper graph."""
+def load_anchors(store: Store, iris: IriScheme, paper_id: str) -> AnchorTable:
+    """The paper's sentences, viewpoints and citations, from the paper graph (read once per stored structure)."""
     table = AnchorTable()
-    for row in store.select(read_internal_query("source-anchors"), {"graph": paper}):
+    for row in input_rows(store, iris, paper_id, "source-anchors"):
         anchor, kind = iri_of(row, "anchor"), text_of(row, "kind")
         x, y, z = integer_of(row, "x"), integer_of(row, "y"), integer_of(row, "z")
         if kind == "viewpoint":

@@ -60,22 +60,25 @@ class ReasoningContent:
     activity: Activity
 
 
-def reasoning_content(ctx: Context, paper_id: str, response: str, source_name: str) -> ReasoningContent:
-    """Materialize a response for a stored paper into content the workflow repairs, gates and stores."""
+def reasoning_content(ctx: Context, paper_id: str, response: str, source_name: str, after: str = "") -> ReasoningContent:
+    """Materialize a response for a stored paper into content the workflow repairs, gates and stores.
+
+    ``after``: an update (terms bound) sent in the same request as the content, after it (a run graph's snapshot).
+    """
     store, iris = ctx.store, ctx.iris
     paper = iris.paper(paper_id)
     if not store.ask("ASK WHERE { GRAPH ?paper { ?paper a ?type } }", {"paper": paper, "type": CG.Paper}):
         raise ReasoningError(f"no paper {paper_id!r} in the store at {store.location}; ingest its ARCHE JSON first")
     started = now()
     parsed = materialize(response)
-    made = reasoning_triples(parsed, ctx.profile, iris, paper_id, load_anchors(store, paper))
+    made = reasoning_triples(parsed, ctx.profile, iris, paper_id, load_anchors(store, iris, paper_id))
     raw = iris.raw_graph(paper_id)
     clear = read_sparql("internal", "clear-reasoning.ru")
     nodes = Literal(iris.extracted_node(paper_id, "x").value[:-1])
     before = " ;\n".join(bind(clear, {"target": target, "paper": paper, "nodes": nodes}) for target in (paper, raw))
 
     def write(repaired: list[Triple], residuals: list[Triple], audit: str) -> None:
-        store.insert({raw: made.triples, paper: [*repaired, *residuals]}, before=f"{before} ;\n{audit}")
+        store.insert({raw: made.triples, paper: [*repaired, *residuals]}, before=f"{before} ;\n{audit}", after=after)
 
     notes = {"parser branch": parsed.branch, "tuple reading": made.reading}
     content = Content(made.triples, made.context, made.spans, made.findings, stated_counts(parsed, made), notes)
