@@ -23,7 +23,7 @@ from claimgraph.canonical.settings import CanonicalizeError, load_settings
 from claimgraph.canonical.sidecar import default_sidecar_dir
 from claimgraph.citations.links import CitationUpdate, update_citation_links
 from claimgraph.consensus.graph import build_consensus
-from claimgraph.consensus.runs import import_run, snapshot_run
+from claimgraph.consensus.runs import import_run, snapshot_run, snapshot_update
 from claimgraph.context import Context
 from claimgraph.embedding.embedders import make_embedder
 from claimgraph.errors import ClaimgraphError
@@ -296,16 +296,14 @@ class Workflow:
     def store_reasoning(self, paper_id: str, response: str, source_name: str, run: str | None = None) -> ReasoningResult:
         """Read an LLM reasoning-graph response for a stored paper, then repair, gate and store it.
 
-        ``run`` also keeps the repaired graph as that run of the paper (for ``consensus`` across models or runs).
+        ``run`` also keeps the repaired graph as that run of the paper (for ``consensus`` across models or runs),
+        written in the same request as the graph.
         """
 
-        content = reasoning_content(self.ctx, paper_id, response, source_name)
-        result = ReasoningResult(paper_id, content.parsed, content.materialized,
-                                 repair_and_gate(self.ctx, paper_id, [content.activity], content.held))
-        if run is not None:
-
-            snapshot_run(self.ctx, paper_id, run)
-        return result
+        snapshot = snapshot_update(self.ctx, paper_id, run) if run is not None else ""
+        content = reasoning_content(self.ctx, paper_id, response, source_name, after=snapshot)
+        return ReasoningResult(paper_id, content.parsed, content.materialized,
+                               repair_and_gate(self.ctx, paper_id, [content.activity], content.held))
 
     # ------------------------------------------------------------ internals
 

@@ -18,7 +18,7 @@ from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Triple
 from claimgraph.context import Context
 from claimgraph.errors import ClaimgraphError
 from claimgraph.papers.audit import now
-from claimgraph.rdf.binding import Term
+from claimgraph.rdf.binding import Term, bind
 from claimgraph.rdf.queries import read_internal_query, read_sparql
 from claimgraph.rdf.rows import iri_of, text_of
 from claimgraph.rdf.vocab import CG, PROV, RDFS, XSD
@@ -59,10 +59,16 @@ def _store_run(ctx: Context, paper: NamedNode, graph: NamedNode, name: str, trip
 
 def snapshot_run(ctx: Context, paper_id: str, name: str) -> None:
     """Keep the paper graph as it is now, less its structure, as run ``name`` (replacing a run of that name), in one update."""
-    paper = _require_paper(ctx, paper_id)
+    _require_paper(ctx, paper_id)
+    ctx.store.update(snapshot_update(ctx, paper_id, name))
+
+
+def snapshot_update(ctx: Context, paper_id: str, name: str) -> str:
+    """The update ``snapshot_run`` sends, its terms bound: a step that writes the paper graph appends it to its own
+    request, so that the graph and its run are written together."""
     at = Literal(now().isoformat(), datatype=XSD.dateTime)
-    bindings: dict[str, Term] = {"paper": paper, "run": run_graph(ctx, paper_id, name), "name": Literal(name), "at": at}
-    ctx.store.update(read_sparql("internal", "snapshot-run.ru"), bindings)
+    bindings: dict[str, Term] = {"paper": ctx.iris.paper(paper_id), "run": run_graph(ctx, paper_id, name), "name": Literal(name), "at": at}
+    return bind(read_sparql("internal", "snapshot-run.ru"), bindings)
 
 
 def import_run(ctx: Context, paper_id: str, name: str, path: Path) -> int:

@@ -205,10 +205,11 @@ class Store(ABC):
             body = replace_graphs_update(graphs)
             self._update(f"{before} ;\n{body}" if before else body)
 
-    def insert(self, graphs: Mapping[NamedNode, Iterable[Triple]], before: str = "") -> None:
-        """Add triples to named graphs in one request; ``before`` (an update, terms bound) runs first in the same request."""
+    def insert(self, graphs: Mapping[NamedNode, Iterable[Triple]], before: str = "", after: str = "") -> None:
+        """Add triples to named graphs in one request; ``before`` and ``after`` (updates, terms bound) run first and
+        last in the same request."""
         insert = insert_data_update(graphs)
-        operations = [operation for operation in (before, insert) if operation]
+        operations = [operation for operation in (before, insert, after) if operation]
         if operations:
             self._update(" ;\n".join(operations))
 
