@@ -16,7 +16,10 @@ responses the gate accepted after repair and after the judges, and whether
 every accepted damaged response said what was lost (a finding, a warning or a
 residual in its gate reasons).
 
-    python bench/benchmark_archive.py [--arche DIR | --synthetic N] [--models 5] [--no-judges] [--json OUT]
+    python bench/benchmark_archive.py [--arche DIR | --synthetic N] [--models 5] [--no-judges] [--recordings DIR] [--json OUT]
+
+``--recordings DIR`` keeps the judges' recordings in DIR and, when DIR already
+holds them (from a run on the same corpus and models), skips the recording pass.
 """
 
 from __future__ import annotations
@@ -140,16 +143,18 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("--synthetic", type=int, metavar="N", help="N synthetic ARCHE-format papers")
     parser.add_argument("--models", type=int, default=5, help="how many scripted models (at most 5)")
     parser.add_argument("--no-judges", action="store_true", help="materialize, repair and gate only")
+    parser.add_argument("--recordings", type=Path, metavar="DIR", help="keep the judge recordings here; reuse them when present")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
     documents, corpus = papers(args)
     models = dict(list(MODELS.items())[: args.models])
     with tempfile.TemporaryDirectory() as scratch:
-        folder, cache = Path(scratch) / "archive", Path(scratch) / "judge-cache"
+        folder, cache = Path(scratch) / "archive", args.recordings or Path(scratch) / "judge-cache"
+        recorded = cache.is_dir() and any(cache.iterdir())
         written = write_archive(folder, documents, models)
         archive = read_archive(folder)
         print(f"corpus: {corpus}; {len(written)} responses from {len(models)} scripted models", file=sys.stderr)
-        if not args.no_judges:
+        if not args.no_judges and not recorded:
             recording = fresh_store(documents)
             started = time.perf_counter()
             with running_fake_llm([Rule(replies=[VERDICT], phase=f"judge:j{n}") for n in (1, 2, 3)]) as server:
