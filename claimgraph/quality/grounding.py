@@ -18,7 +18,10 @@ sufficient resolved overlap and default-source nodes remain limited").
 The gate runs the audit on every paper it judges (``grounding_violations``): a
 paper that fails gets one rule row ``grounding`` of the profile's severity,
 which as ``critical`` (the default) makes it the typed residual
-``weak_grounding`` and blocks acceptance.
+``weak_grounding`` and blocks acceptance. A paper that fails is also compared with the other stored papers
+(``foreign_graph_violations``): when one of them states the graph's anchored
+nodes at their tuples, the graph is that paper's, the residual
+``foreign_graph`` in every profile.
 
 Profile table, all optional (docs/grounding.md says how the default threshold
 was calibrated)::
@@ -277,17 +280,16 @@ def foreign_graph_violations(store: Store, iris: IriScheme, audit: GroundingAudi
     stated by its own paper (below ``min_grounded_share``), while another paper of ``store``, read at the same tuples,
     states enough of them (at least that share, two or more, and more than its own paper does).
 
-    Only a graph that fails the grounding share is looked at, so the cost (one read of every stored sentence, then
-    the spans of the best candidate) is paid by graphs that are doubtful anyway. The verdict is an identification,
+    Only a graph that fails the grounding share is looked at, so the cost (one read of the stored papers' sentences
+    at the graph's sentence numbers, then the spans of the best candidate) is paid by graphs that are doubtful anyway. The verdict is an identification,
     not a grounding score: it is critical whatever the profile's [grounding] severity.
     """
     anchored = audit.anchored
     if not audit.assessable or len(anchored) < 2 or audit.grounded_share >= audit.settings.min_grounded_share:
         return []
-    candidate = _likeliest_source_paper(store, iris, audit)
-    if candidate is None:
+    other = _likeliest_source_paper(store, iris, audit)
+    if other is None:
         return []
-    other = candidate
     spans = _spans(input_rows(store, iris, other, "grounding-spans"))
     regrounded = GroundingAudit(other, audit.settings, [_node_grounding(node.node, node.text, node.source, spans) for node in audit.nodes],
                                 len(spans))
