@@ -47,9 +47,8 @@ from claimgraph.profile.manifest import load_profile
 from claimgraph.rdf.queries import read_named_query, read_sparql
 from claimgraph.store import EmbeddedStore
 from claimgraph.testing.benchmark_archive import CLEAN, Written, write_archive
-from claimgraph.testing.corpora import real_arche_dir
 from claimgraph.testing.fake_llm import Rule, running_fake_llm
-from claimgraph.testing.reasoning_cases.cases import load_papers, synthetic_papers
+from claimgraph.testing.reasoning_cases.cases import add_corpus_options, chosen_papers
 from claimgraph.workflow import Workflow
 
 MODELS = {
@@ -88,15 +87,6 @@ class StageClock:
         finally:
             for name, method in originals.items():
                 setattr(Workflow, name, method)
-
-
-def papers(args: argparse.Namespace) -> tuple[list[Document], str]:
-    if args.synthetic:
-        return synthetic_papers(args.synthetic, 7), f"synthetic ({args.synthetic} papers)"
-    folder = Path(args.arche) if args.arche else real_arche_dir()
-    if folder is None:
-        return synthetic_papers(70, 7), "synthetic (70 papers; the real ARCHE corpus was not found)"
-    return load_papers(folder), f"ARCHE ({folder})"
 
 
 def fresh_store(documents: list[Document]) -> Context:
@@ -138,15 +128,13 @@ def said_what_was_lost(ctx: Context, row: dict) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--arche", help="folder of ARCHE JSON papers")
-    source.add_argument("--synthetic", type=int, metavar="N", help="N synthetic ARCHE-format papers")
+    add_corpus_options(parser)
     parser.add_argument("--models", type=int, default=5, help="how many scripted models (at most 5)")
     parser.add_argument("--no-judges", action="store_true", help="materialize, repair and gate only")
     parser.add_argument("--recordings", type=Path, metavar="DIR", help="keep the judge recordings here; reuse them when present")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
-    documents, corpus = papers(args)
+    documents, corpus = chosen_papers(args, 7, 70)
     models = dict(list(MODELS.items())[: args.models])
     with tempfile.TemporaryDirectory() as scratch:
         folder, cache = Path(scratch) / "archive", args.recordings or Path(scratch) / "judge-cache"

@@ -37,8 +37,7 @@ from claimgraph.loaders import Document
 from claimgraph.papers.storage import store_document
 from claimgraph.profile.manifest import load_profile
 from claimgraph.store import EmbeddedStore
-from claimgraph.testing.corpora import ARCHE_ENV, real_arche_dir
-from claimgraph.testing.reasoning_cases.cases import ReasoningCase, generate_cases, load_papers, synthetic_papers
+from claimgraph.testing.reasoning_cases.cases import ReasoningCase, add_corpus_options, chosen_papers, generate_cases
 from claimgraph.workflow import Workflow
 
 
@@ -62,17 +61,6 @@ class Run:
     wall: float = 0.0
     cpu: float = 0.0
     source: str = ""
-
-
-def corpus(args: argparse.Namespace) -> tuple[list[Document], str]:
-    """The papers to generate cases from, and a line saying which corpus it is."""
-    if args.synthetic is None:
-        folder = args.arche or real_arche_dir()
-        if folder is not None:
-            return load_papers(folder), f"real ARCHE corpus at {folder}"
-        print(f"note: no real ARCHE corpus found (set {ARCHE_ENV} or pass --arche); using the synthetic ARCHE-format corpus", file=sys.stderr)
-    count = args.synthetic or 24
-    return synthetic_papers(count, args.seed), f"synthetic ARCHE-format corpus ({count} papers, seed {args.seed})"
 
 
 def run(documents: list[Document], cases: list[ReasoningCase]) -> Run:
@@ -132,14 +120,12 @@ def print_report(result: Run) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--arche", type=Path, help=f"folder of ARCHE JSON papers (default: ${ARCHE_ENV} or ../shared/data/arche)")
-    source.add_argument("--synthetic", type=int, metavar="PAPERS", help="use this many papers of the synthetic corpus")
+    add_corpus_options(parser)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cases-per-paper", type=int, default=3)
     parser.add_argument("--json", type=Path, help="also write each case's expected and produced verdict here")
     args = parser.parse_args(argv)
-    documents, description = corpus(args)
+    documents, description = chosen_papers(args, args.seed, 24)
     cases = generate_cases(documents, args.seed, args.cases_per_paper)
     result = run(documents, cases)
     result.source = description

@@ -259,6 +259,29 @@ def synthetic_papers(count: int, seed: int) -> list[Document]:
     return [arche_document(data, Path(name)) for name, data in corpus_documents(count, seed).items()]
 
 
+def add_corpus_options(parser: argparse.ArgumentParser) -> None:
+    """``--arche DIR | --synthetic N``: the papers a benchmark runs on (see ``chosen_papers``)."""
+    from claimgraph.testing.corpora import ARCHE_ENV
+
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--arche", type=Path, help=f"folder of ARCHE JSON papers (default: ${ARCHE_ENV} or ../shared/data/arche)")
+    source.add_argument("--synthetic", type=int, metavar="N", help="use N papers of the synthetic ARCHE-format corpus")
+
+
+def chosen_papers(args: argparse.Namespace, seed: int, fallback: int) -> tuple[list[Document], str]:
+    """The papers ``add_corpus_options`` chose, and a line naming them: the real corpus unless ``--synthetic``
+    (``fallback`` synthetic papers, with a note, on a machine without it)."""
+    from claimgraph.testing.corpora import ARCHE_ENV, real_arche_dir
+
+    if args.synthetic is None:
+        folder = args.arche or real_arche_dir()
+        if folder is not None:
+            return load_papers(folder), f"real ARCHE corpus at {folder}"
+        print(f"note: no real ARCHE corpus found (set {ARCHE_ENV} or pass --arche); using the synthetic ARCHE-format corpus", file=sys.stderr)
+    count = args.synthetic or fallback
+    return synthetic_papers(count, seed), f"synthetic ARCHE-format corpus ({count} papers, seed {seed})"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from claimgraph.testing.corpora import ARCHE_ENV, real_arche_dir
 
