@@ -281,42 +281,43 @@ def foreign_graph_violations(store: Store, iris: IriScheme, audit: GroundingAudi
     states enough of them (at least that share, two or more, and more than its own paper does).
 
     Only a graph that fails the grounding share is looked at, so the cost (one read of the stored papers' sentences
-    at the graph's sentence numbers, then the spans of the best candidate) is paid by graphs that are doubtful anyway. The verdict is an identification,
-    not a grounding score: it is critical whatever the profile's [grounding] severity.
+    at the graph's sentence numbers, then the spans of the nearest few) is paid by graphs that are doubtful anyway. The verdict is an identification, not a
+    grounding score: it is critical whatever the profile's [grounding] severity.
     """
     anchored = audit.anchored
     if not audit.assessable or len(anchored) < 2 or audit.grounded_share >= audit.settings.min_grounded_share:
         return []
-    other = _likeliest_source_paper(store, iris, audit)
-    if other is None:
+    best = max(_regrounded_elsewhere(store, iris, audit), key=lambda other: len(other.anchored) - len(other.below), default=None)
+    if best is None:
         return []
-    spans = _spans(input_rows(store, iris, other, "grounding-spans"))
-    regrounded = GroundingAudit(other, audit.settings, [_node_grounding(node.node, node.text, node.source, spans) for node in audit.nodes],
-                                len(spans))
-    stated, own = len(regrounded.anchored) - len(regrounded.below), len(anchored) - len(audit.below)
-    if stated < 2 or stated <= own or regrounded.grounded_share < audit.settings.min_grounded_share:
+    stated, own = len(best.anchored) - len(best.below), len(anchored) - len(audit.below)
+    if stated < 2 or stated <= own or best.grounded_share < audit.settings.min_grounded_share:
         return []
-    reason = (f"the graph is of paper {other}: {stated} of {len(anchored)} anchored nodes are stated by its text at their tuples, "
-              f"{own} by the text of {audit.paper_id}")
+    reason = (f"the graph is of paper {best.paper_id}: {stated} of {len(anchored)} anchored nodes are stated by its text at their "
+              f"tuples, {own} by the text of {audit.paper_id}")
     return [RuleViolation(paper, FOREIGN_GRAPH, paper, reason, FOREIGN_GRAPH, "critical")]
 
 
-def _likeliest_source_paper(store: Store, iris: IriScheme, audit: GroundingAudit) -> str | None:
-    """The other stored paper whose sentences at the anchored nodes' sentence numbers state the most of them (at least two)."""
+def _regrounded_elsewhere(store: Store, iris: IriScheme, audit: GroundingAudit, candidates: int = 3) -> list[GroundingAudit]:
+    """The graph's nodes audited against the ``candidates`` other stored papers whose sentences at the nodes' sentence
+    numbers are nearest to the nodes' texts (summed overlap: a node citing a cited work's viewpoint still shares words
+    with the sentence that cites it)."""
     wanted: dict[int, list[NodeGrounding]] = {}
     for node in audit.anchored:
         wanted.setdefault(node.source[0] if node.source else 0, []).append(node)
-    stated: Counter[str] = Counter()
     numbers = Literal(" " + " ".join(str(number) for number in sorted(wanted)) + " ")
+    nearness: dict[str, float] = {}
     for row in store.select(read_internal_query("stored-sentences"), {"numbers": numbers}):
-        graph, nodes = iri_of(row, "graph"), wanted.get(integer_of(row, "x"), [])
-        other = iris.paper_of_graph(graph)
-        if not nodes or other is None or other == audit.paper_id:
-            continue
-        sentence = text_of(row, "text")
-        stated[other] += sum(max(overlap_scores(node.text, sentence)) >= audit.settings.threshold for node in nodes)
-    best = stated.most_common(1)
-    return best[0][0] if best and best[0][1] >= 2 else None
+        other, nodes = iris.paper_of_graph(iri_of(row, "graph")), wanted.get(integer_of(row, "x"), [])
+        if nodes and other is not None and other != audit.paper_id:
+            sentence = text_of(row, "text")
+            nearness[other] = nearness.get(other, 0.0) + sum(max(overlap_scores(node.text, sentence)) for node in nodes)
+    audits = []
+    for other in sorted(nearness, key=lambda paper: -nearness[paper])[:candidates]:
+        spans = _spans(input_rows(store, iris, other, "grounding-spans"))
+        audits.append(GroundingAudit(other, audit.settings, [_node_grounding(node.node, node.text, node.source, spans) for node in audit.nodes],
+                                     len(spans)))
+    return audits
 
 
 def _node_grounding(node: NamedNode, text: str, source: Source | None, spans: Mapping[Source, tuple[NamedNode, str]]) -> NodeGrounding:

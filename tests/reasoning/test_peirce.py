@@ -441,6 +441,33 @@ def test_the_graph_of_another_stored_paper_is_the_residual_foreign_graph_naming_
     assert repair_paper(three_papers, own.paper_id).gate.residuals == stored  # type: ignore[union-attr]
 
 
+def cited_dot(document: Document) -> str:
+    """The clean graph's shape, each node restating a viewpoint of a work the paper cites, with its (x, y, z) tuple."""
+    seen: dict[str, tuple[int, int, int]] = {}
+    for viewpoint in document.viewpoints:
+        key = " ".join(viewpoint.text.lower().split())
+        if viewpoint.reference_index > 0 and key not in seen:
+            seen[key] = viewpoint.source
+    points = [(source, text) for text, source in seen.items()][:8]
+    assert len(points) == 8, f"{document.paper_id} cites fewer than 8 distinct viewpoints"
+    lines = [f'  n{index} [label="{dot_label(source, text)}"];' for index, (source, text) in enumerate(points)]
+    lines += [f'  {source} -> {target} [label="{label}"];' for source, label, target in EDGES]
+    return "digraph G {\n" + "\n".join(lines) + "\n}"
+
+
+def test_the_graph_of_another_stored_paper_citing_the_works_it_cites_is_foreign_too(
+        three_papers: Context, arche_documents: list[Document]) -> None:
+    """Nodes that restate cited works' viewpoints are stated by no sentence alone: the other paper is still found."""
+    own, other = arche_documents[1], arche_documents[0]  # the first of the real three cites works with viewpoints
+    result, stored = residuals(three_papers, own, cited_dot(other))
+    gate = result.repair.gate
+    assert gate is not None and not gate.accepted and "foreign_graph" in stored
+    [row] = [violation for violation in gate.blocking if violation.rule == "foreign_graph"]
+    assert row.reason.startswith(f"the graph is of paper {other.paper_id}: ")
+    accepted, kept = residuals(three_papers, other, cited_dot(other))
+    assert accepted.repair.gate is not None and accepted.repair.gate.accepted and kept == []
+
+
 def test_a_graph_its_own_paper_does_not_state_is_not_called_foreign_when_no_other_paper_states_it(
         three_papers: Context, arche_documents: list[Document]) -> None:
     """Hard negative: unrelated node texts at the paper's own tuples (and other papers in the store) stay a grounding warning."""
