@@ -420,8 +420,9 @@ def test_in_the_peirce_profile_a_graph_whose_nodes_say_what_their_sentences_do_n
     assert entry["counts"]["grounding_passed"] == 0  # type: ignore[index]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def three_papers(arche_documents: list[Document]) -> Iterator[Context]:
+    """One embedded store holding the three papers; each test stores its responses (each replaces the paper's last)."""
     store = EmbeddedStore(None)
     for document in arche_documents:
         paper_store(store, document)

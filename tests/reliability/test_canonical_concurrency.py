@@ -125,7 +125,7 @@ def test_concurrent_ingests_on_a_server_found_the_hubs_of_a_serial_run(oxigraph_
             ingest(oxigraph_server, [(name, files[name])], tmp_path / f"serial-{order}-{name}")
         serial.append(hubs(oxigraph_server))
     assert sum(serial[0].values()) == sum(serial[1].values()) > 0
-    for attempt in range(3):
+    for attempt in range(2):  # each attempt is the racy interleaving: the children meet after reading the hubs
         fresh(oxigraph_server, tmp_path / f"cache-{attempt}")
         ingest(oxigraph_server, [("a", files["a"]), ("b", files["b"])], tmp_path / f"together-{attempt}")
         together = hubs(oxigraph_server)
