@@ -43,10 +43,10 @@ from claimgraph.llm.accounting import Accounting
 from claimgraph.llm.client import CallTag, LLMCallFailed
 from claimgraph.llm.config import LLMConfig
 from claimgraph.papers.audit import Activity, now
+from claimgraph.papers.input_rows import input_rows
 from claimgraph.profile.ontology import edge_label_key, edge_labels
 from claimgraph.quality.grounding import GroundingAudit, audit_paper
 from claimgraph.quality.repair import repair_graph, repair_paper
-from claimgraph.rdf.queries import read_internal_query
 from claimgraph.rdf.vocab import CG
 
 
@@ -106,7 +106,8 @@ def edit_context(ctx: Context, paper_id: str, settings: JudgeSettings) -> EditCo
 
 
 class _StoredAnchors(Mapping[tuple[int, int, int], NamedNode]):
-    """Where each source tuple of the paper points, read from the store on first use (most judge runs edit nothing)."""
+    """Where each source tuple of the paper points, read on first use (most judge runs edit nothing) through
+    ``input_rows``, which the materializer of the same paper has often filled already."""
 
     def __init__(self, ctx: Context, paper_id: str) -> None:
         self._ctx, self._paper_id = ctx, paper_id
@@ -115,7 +116,7 @@ class _StoredAnchors(Mapping[tuple[int, int, int], NamedNode]):
     def _read(self) -> dict[tuple[int, int, int], NamedNode]:
         if self._anchors is None:
             self._anchors = {}
-            for row in self._ctx.store.select(read_internal_query("source-anchors"), {"graph": self._ctx.iris.paper(self._paper_id)}):
+            for row in input_rows(self._ctx.store, self._ctx.iris, self._paper_id, "source-anchors"):
                 self._anchors.setdefault((int(row["x"].value), int(row["y"].value), int(row["z"].value)), cast(NamedNode, row["anchor"]))
         return self._anchors
 

@@ -171,9 +171,14 @@ class GroundingAudit:
         return [node for node in self.anchored if node.score < self.settings.threshold]
 
     @property
+    def grounded(self) -> int:
+        """How many anchored nodes reach the threshold."""
+        return len(self.anchored) - len(self.below)
+
+    @property
     def grounded_share(self) -> float:
         anchored = self.anchored
-        return (len(anchored) - len(self.below)) / len(anchored) if anchored else 0.0
+        return self.grounded / len(anchored) if anchored else 0.0
 
     @property
     def implicit_share(self) -> float:
@@ -281,20 +286,18 @@ def foreign_graph_violations(store: Store, iris: IriScheme, audit: GroundingAudi
     states enough of them (at least that share, two or more, and more than its own paper does).
 
     Only a graph that fails the grounding share is looked at, so the cost (one read of the stored papers' sentences
-    at the graph's sentence numbers, then the spans of the nearest few) is paid by graphs that are doubtful anyway. The verdict is an identification, not a
-    grounding score: it is critical whatever the profile's [grounding] severity.
+    at the graph's sentence numbers, then the spans of the nearest few) is paid by graphs that are doubtful anyway.
+    The verdict is an identification, not a grounding score: it is critical whatever the profile's [grounding]
+    severity.
     """
     anchored = audit.anchored
     if not audit.assessable or len(anchored) < 2 or audit.grounded_share >= audit.settings.min_grounded_share:
         return []
-    best = max(_regrounded_elsewhere(store, iris, audit), key=lambda other: len(other.anchored) - len(other.below), default=None)
-    if best is None:
+    best = max(_regrounded_elsewhere(store, iris, audit), key=lambda other: other.grounded, default=None)
+    if best is None or best.grounded < 2 or best.grounded <= audit.grounded or best.grounded_share < audit.settings.min_grounded_share:
         return []
-    stated, own = len(best.anchored) - len(best.below), len(anchored) - len(audit.below)
-    if stated < 2 or stated <= own or best.grounded_share < audit.settings.min_grounded_share:
-        return []
-    reason = (f"the graph is of paper {best.paper_id}: {stated} of {len(anchored)} anchored nodes are stated by its text at their "
-              f"tuples, {own} by the text of {audit.paper_id}")
+    reason = (f"the graph is of paper {best.paper_id}: {best.grounded} of {len(anchored)} anchored nodes are stated by its text at "
+              f"their tuples, {audit.grounded} by the text of {audit.paper_id}")
     return [RuleViolation(paper, FOREIGN_GRAPH, paper, reason, FOREIGN_GRAPH, "critical")]
 
 
